@@ -1,18 +1,25 @@
 #!/usr/bin/env python3
 """Build, serve, test and benchmark FreeCell Deals. Standard library only.
 
-    python3 build.py test [PYTEST ARGS...]   lint, type-check and run every test
+    python3 build.py                         build the static site into dist/
+    python3 build.py serve [--port 8000]     build, then serve dist/ on http://127.0.0.1:8000/
+    python3 build.py test [PYTEST ARGS...]   build, lint, type-check and run every test
     python3 build.py bench                   measure the dealer against pysol-cards
     python3 build.py wheel                   build the wheel into build/wheel/
 
 Every command first creates or updates the virtual environment `.venv` with the dependency
-groups of pyproject.toml; it reinstalls only when pyproject.toml changed.
+groups of pyproject.toml; it reinstalls only when pyproject.toml changed. The web runtime comes
+from the npm package `pyodide`, pinned in web/package.json and web/package-lock.json; micropip
+comes from PyPI, at the version the runtime's pyodide-lock.json names.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
+import http.server
+import json
 import os
 import shutil
 import subprocess
@@ -24,6 +31,19 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 VENV_PYTHON = VENV / "bin" / "python"
 WHEEL_DIR = ROOT / "build" / "wheel"
+WEB = ROOT / "web"
+DIST = ROOT / "dist"
+PYODIDE = WEB / "node_modules" / "pyodide"
+MICROPIP_DIR = ROOT / "build" / "micropip"
+# The runtime files the page loads; the package's other files (maps, the classic pyodide.js,
+# console pages, type declarations) stay out of the site.
+PYODIDE_FILES = [
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+]
 SOURCES = [ROOT / "pyproject.toml", ROOT / "README.md", *sorted((ROOT / "py").rglob("*.py"))]
 
 
@@ -89,9 +109,91 @@ def install_wheel(wheel: Path) -> None:
     run(VENV_PYTHON, "-m", "pip", "install", "--quiet", "--no-deps", "--force-reinstall", wheel)
 
 
+def install_runtime() -> dict[str, str]:
+    """Install the pinned Pyodide runtime with `npm ci`; return its version and micropip's file."""
+    lock = WEB / "package-lock.json"
+    stamp = WEB / "node_modules" / ".installed"
+    if not (stamp.exists() and stamp.read_text() == digest([lock])):
+        if shutil.which("npm") is None:
+            log("npm is missing: install Node.js and npm (Debian: apt-get install nodejs npm)")
+            sys.exit(1)
+        log("installing the Pyodide runtime (npm ci)")
+        run("npm", "ci", "--prefix", WEB, "--no-audit", "--no-fund", "--loglevel=error")
+        stamp.write_text(digest([lock]))
+    runtime = json.loads((PYODIDE / "package.json").read_text())
+    micropip = json.loads((PYODIDE / "pyodide-lock.json").read_text())["packages"]["micropip"]
+    return {"pyodide": runtime["version"], "micropip": micropip["file_name"]}
+
+
+def download_micropip(file_name: str) -> Path:
+    """Download the micropip wheel the runtime's lockfile names, from PyPI (once)."""
+    wheel = MICROPIP_DIR / file_name
+    if not wheel.exists():
+        version = file_name.split("-")[1]
+        log(f"downloading micropip {version} from PyPI")
+        run(
+            VENV_PYTHON, "-m", "pip", "download", "--quiet", "--no-deps",
+            "--only-binary=:all:", "--python-version", "3.14", "--dest", MICROPIP_DIR,
+            f"micropip=={version}",
+        )  # fmt: skip
+    return wheel
+
+
+def build_site() -> None:
+    """Build dist/: the page, the runtime, micropip and our wheel, with relative URLs only."""
+    dealer = build_wheel()
+    runtime = install_runtime()
+    micropip = download_micropip(runtime["micropip"])
+    log("building dist/")
+    shutil.rmtree(DIST, ignore_errors=True)
+    shutil.copytree(WEB / "src", DIST)
+    (DIST / "pyodide").mkdir()
+    for name in PYODIDE_FILES:
+        shutil.copy2(PYODIDE / name, DIST / "pyodide" / name)
+    # Our wheel's folder is named by its content, so a new build is never served from a cache.
+    dealer_dir = DIST / "wheels" / digest([dealer])[:12]
+    dealer_dir.mkdir(parents=True)
+    shutil.copy2(dealer, dealer_dir / dealer.name)
+    shutil.copy2(micropip, DIST / "wheels" / micropip.name)
+    manifest = {
+        "pyodide": runtime["pyodide"],
+        "micropip": f"wheels/{micropip.name}",
+        "dealer": f"{dealer_dir.relative_to(DIST)}/{dealer.name}",
+    }
+    (DIST / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    (DIST / ".nojekyll").write_text("")  # GitHub Pages: serve the files as they are
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Serve dist/ with the types a browser needs for modules and WebAssembly."""
+
+    extensions_map = {  # noqa: RUF012 - the base class declares it as a plain dict
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".js": "text/javascript",
+        ".mjs": "text/javascript",
+        ".wasm": "application/wasm",
+        ".json": "application/json",
+        ".svg": "image/svg+xml",
+        ".whl": "application/zip",
+    }
+
+
+def command_serve(port: int) -> None:
+    """Build the site and serve it on 127.0.0.1 until interrupted."""
+    build_site()
+    handler = functools.partial(SiteHandler, directory=str(DIST))
+    with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
+        log(f"serving dist/ on http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C stops)")
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            log("stopped")
+
+
 def command_test(pytest_args: list[str]) -> None:
     """Lint, type-check and run the whole test suite against the installed wheel."""
     ensure_venv("test")
+    build_site()
     install_wheel(build_wheel())
     bin_dir = VENV / "bin"
     log("ruff")
@@ -115,7 +217,9 @@ def command_bench() -> None:
 def main() -> None:
     """Parse the command line and run the command."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command")
+    serve = sub.add_parser("serve", help="build, then serve dist/ locally")
+    serve.add_argument("--port", type=int, default=8000, help="default 8000; 0 picks a free one")
     sub.add_parser("test", help="lint, type-check and run all tests (other arguments go to pytest)")
     sub.add_parser("bench", help="run the benchmarks")
     sub.add_parser("wheel", help="build the wheel into build/wheel/")
@@ -124,10 +228,15 @@ def main() -> None:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command == "test":
         command_test(extra)
+    elif args.command == "serve":
+        command_serve(args.port)
     elif args.command == "bench":
         command_bench()
-    else:
+    elif args.command == "wheel":
         log(f"built {build_wheel().relative_to(ROOT)}")
+    else:
+        build_site()
+        log("built dist/: serve it with `python3 build.py serve`")
 
 
 if __name__ == "__main__":
