@@ -190,11 +190,45 @@ def command_serve(port: int) -> None:
             log("stopped")
 
 
+def find_chromium() -> str | None:
+    """Return how the browser tests will find Chromium, or None if they cannot."""
+    if os.environ.get("FREECELL_CHROMIUM"):
+        return os.environ["FREECELL_CHROMIUM"]
+    if path := shutil.which("chromium"):
+        return path
+    cache = Path(os.environ.get("PLAYWRIGHT_BROWSERS_PATH", Path.home() / ".cache/ms-playwright"))
+    if any(cache.glob("chromium*/chrome-linux*/chrome")):
+        return "Playwright's own Chromium"
+    return None
+
+
+def ensure_chromium() -> None:
+    """Get a Chromium for the browser tests, or say exactly what to install."""
+    if find_chromium():
+        return
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        log("installing Debian's chromium package for the browser tests")
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        run("apt-get", "update", "-qq", env=env)
+        run("apt-get", "install", "-y", "-qq", "chromium", env=env)
+    else:
+        log("no Chromium found: trying Playwright's download")
+        subprocess.run([VENV / "bin" / "playwright", "install", "chromium"], check=False)
+    if not find_chromium():
+        log(
+            "the browser tests need Chromium: install it (Debian/Ubuntu: `sudo apt-get install "
+            "chromium`; elsewhere `.venv/bin/playwright install chromium`), or set "
+            "FREECELL_CHROMIUM to a Chromium or Chrome executable"
+        )
+        sys.exit(1)
+
+
 def command_test(pytest_args: list[str]) -> None:
     """Lint, type-check and run the whole test suite against the installed wheel."""
     ensure_venv("test")
     build_site()
     install_wheel(build_wheel())
+    ensure_chromium()
     bin_dir = VENV / "bin"
     log("ruff")
     run(bin_dir / "ruff", "check", ".")
