@@ -1,0 +1,103 @@
+"""The ``freecell replay`` command: play moves in standard notation from a deal, check each.
+
+``freecell replay N MOVE...`` plays the moves from deal N with no automatic moves and prints the
+final position in fc-solve's format, then ``solved`` when all 52 cards are home. With no MOVE
+arguments the moves come from standard input, which may be the whole output of
+``fc-solve -m -snx``: lines with no move on them are skipped. Moves may be separated by spaces,
+commas or newlines. Exit status: 0 when every move was legal, 1 at the first illegal or
+malformed move (stderr names it and shows the position it met), 2 for a bad command line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import Final, TextIO
+
+from freecell._deal import VALID_DEALS_TEXT, DealNumberError, parse_deal_number
+from freecell._game import Game, IllegalMoveError, InvalidMoveError
+
+_PROG: Final = "freecell replay"
+USAGE: Final = f"usage: {_PROG} [-h] DEAL [MOVE ...]"
+HELP: Final = f"""{USAGE}
+
+Play moves in standard notation (1a, a3, 2h, 36, 36v3) from a deal, with no automatic moves,
+and print the final position in fc-solve's format, then `solved` if all 52 cards are home.
+With no MOVE arguments the moves are read from standard input, which may be the whole output
+of `fc-solve -m -snx`: lines without moves are skipped. Moves may be separated by spaces,
+commas or newlines.
+
+A DEAL is {VALID_DEALS_TEXT} (617, #617, -1).
+Exit status: 0 if every move was legal, 1 at the first illegal or malformed move, 2 for a bad
+command line.
+"""
+
+_SEPARATORS: Final = re.compile(r"[\s,]+")
+_MOVE_LIKE: Final = re.compile(r"[1-8a-d][1-8a-dh](?:v[0-9]+)?")
+_MOVE_PREFIX: Final = re.compile(r"^\s*Move:\s*")
+
+
+def move_words(lines: Iterable[str]) -> Iterator[str]:
+    """Yield the move words of text such as fc-solve's output, skipping lines with no move.
+
+    A line counts as moves when one of its words, split at spaces and commas, looks like a
+    move; then every word is yielded, so a typo is reported rather than skipped. A leading
+    ``Move:`` (as in fc-solve's ``-sam`` output) is dropped.
+
+    >>> list(move_words(["-=-=-=-", "5a 5b,5c", "", "This game is solveable.", "Move: 78v5"]))
+    ['5a', '5b', '5c', '78v5']
+    >>> list(move_words(["1a 2x"]))
+    ['1a', '2x']
+    """
+    for line in lines:
+        words = [w for w in _SEPARATORS.split(_MOVE_PREFIX.sub("", line)) if w]
+        if any(_MOVE_LIKE.fullmatch(w) for w in words):
+            yield from words
+
+
+def replay_main(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Run ``freecell replay`` with the arguments that follow ``replay``; return the exit status.
+
+    >>> import io
+    >>> out, err = io.StringIO(), io.StringIO()
+    >>> replay_main(["1", "5a", "5b,5c", "5d", "5h"], io.StringIO(), out, err)
+    0
+    >>> out.getvalue().splitlines()[:2]
+    ['Foundations: H-0 C-0 D-A S-0 ', 'Freecells:  6C  8H  4H  JS']
+    >>> replay_main(["1", "5h"], io.StringIO(), out, err)
+    1
+    >>> print(err.getvalue().splitlines()[0])
+    freecell replay: move 1 '5h' is illegal: 6C cannot go to the foundations, which need the AC next
+    """
+    if any(arg in ("-h", "--help") for arg in argv):
+        stdout.write(HELP)
+        return 0
+    if not argv:
+        stderr.write(f"{USAGE}\n{_PROG}: error: give a deal number\n")
+        return 2
+    try:
+        number = parse_deal_number(argv[0])
+    except DealNumberError as error:
+        stderr.write(f"{_PROG}: {error}\n")
+        return 2
+    game = Game.from_deal_number(number)
+    if len(argv) > 1:
+        words: Iterable[str] = [w for arg in argv[1:] for w in _SEPARATORS.split(arg) if w]
+    else:
+        words = move_words(stdin)
+    for index, word in enumerate(words, start=1):
+        try:
+            game.push(word)
+        except (IllegalMoveError, InvalidMoveError) as error:
+            what = "illegal" if isinstance(error, IllegalMoveError) else "malformed"
+            reason = str(error).partition(": ")[2] or str(error)
+            stderr.write(
+                f"{_PROG}: move {index} {word!r} is {what}: {reason}\n"
+                f"position before move {index} (deal {number}, {index - 1} moves played):\n"
+                f"{game}\n"
+            )
+            return 1
+    stdout.write(f"{game}\n")
+    if game.is_won():
+        stdout.write("solved\n")
+    return 0
