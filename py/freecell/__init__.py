@@ -48,16 +48,34 @@ from freecell._deal import (
     format_deal,
     parse_deal_number,
 )
+from freecell._game import (
+    CASCADES,
+    FOUNDATION,
+    FREECELLS,
+    Game,
+    HistoryError,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    Place,
+    Position,
+    PositionError,
+    Snapshot,
+    parse_position,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "CARDS",
     "CARD_CODES",
+    "CASCADES",
     "CLASSIC_DEALS",
     "CLUBS",
     "DIAMONDS",
     "FORMATS",
+    "FOUNDATION",
+    "FREECELLS",
     "HEARTS",
     "MAX_DEAL",
     "MICROSOFT_DEALS",
@@ -73,7 +91,16 @@ __all__ = [
     "Deal",
     "DealNumberError",
     "Format",
+    "Game",
+    "HistoryError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "Move",
+    "Place",
+    "Position",
+    "PositionError",
     "Rank",
+    "Snapshot",
     "Suit",
     "__version__",
     "card_code",
@@ -92,4 +119,5 @@ __all__ = [
     "make_card",
     "parse_card",
     "parse_deal_number",
+    "parse_position",
 ]

@@ -68,7 +68,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Print Microsoft FreeCell deals by number, boards separated by a blank line.",
         epilog=(
             f"A DEAL is a deal number (617, #617, -1) or a range FIRST..LAST (1..1000); deal "
-            f"numbers are {VALID_DEALS_TEXT}."
+            f"numbers are {VALID_DEALS_TEXT}. `freecell replay N MOVE...` replays moves from "
+            "deal N (see `freecell replay --help`)."
         ),
     )
     parser.add_argument(
@@ -99,6 +100,10 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
     """Run the command with ``argv`` (default: ``sys.argv[1:]``) and return its exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
     out = sys.stdout if stdout is None else stdout
+    if args[:1] == ["replay"]:
+        from freecell._replay import replay_main  # noqa: PLC0415 - only this command needs it
+
+        return replay_main(args[1:], sys.stdin, out, sys.stderr)
     parser = _parser()
     # Deals are whatever is not an option: argparse would read `-2..5` as an unknown option.
     namespace, deal_texts = parser.parse_known_args(args)
