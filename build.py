@@ -4,7 +4,7 @@
     python3 build.py                         build the static site into dist/
     python3 build.py serve [--port 8000]     build, then serve dist/ on http://127.0.0.1:8000/
     python3 build.py test [PYTEST ARGS...]   build, lint, type-check and run every test
-    python3 build.py bench                   measure the dealer against pysol-cards
+    python3 build.py bench                   measure the dealer and the page (docs/performance.md)
     python3 build.py wheel                   build the wheel into build/wheel/
 
 Every command first creates or updates the virtual environment `.venv` with the dependency
@@ -244,8 +244,11 @@ def command_test(pytest_args: list[str]) -> None:
 def command_bench() -> None:
     """Run the benchmarks and print their tables."""
     ensure_venv("test")
+    build_site()
     install_wheel(build_wheel())
+    ensure_chromium()
     run(VENV_PYTHON, ROOT / "bench" / "bench_dealer.py")
+    run(VENV_PYTHON, ROOT / "bench" / "bench_web.py")
 
 
 def main() -> None:
