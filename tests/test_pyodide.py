@@ -1,0 +1,77 @@
+"""The library runs unchanged on Pyodide's Python 3.14 (under Node.js, from the built wheel)."""
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from test_oracle import GOLDEN_1_32000
+
+ROOT = Path(__file__).resolve().parent.parent
+RUNTIME = ROOT / "web" / "node_modules" / "pyodide"
+SCRIPT = """
+import doctest, hashlib, json, sys
+import freecell, freecell._cards, freecell._deal, freecell._game, freecell._replay, freecell._web
+from freecell import Game, format_boards
+
+digest = hashlib.sha256()
+for board in format_boards(range(1, 32001)):
+    digest.update(board.encode())
+failed = sum(
+    doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed
+    for module in (
+        freecell, freecell._cards, freecell._deal, freecell._game, freecell._replay, freecell._web
+    )
+)
+game = Game.from_deal_number(617)
+for token in freecell._replay.move_words(SOLUTION.splitlines()):
+    game.push(token)
+print(json.dumps({
+    "version": list(sys.version_info[:2]),
+    "digest": digest.hexdigest(),
+    "doctest_failures": failed,
+    "won": game.is_won(),
+}))
+"""
+
+
+@pytest.fixture(scope="module")
+def pyodide_result() -> dict[str, object]:
+    """Run the checks once in Pyodide and return what they found."""
+    node = shutil.which("node")
+    wheels = sorted((ROOT / "build" / "wheel").glob("freecell_deals-*.whl"))
+    if node is None or not (RUNTIME / "pyodide.mjs").exists() or len(wheels) != 1:
+        pytest.fail("needs Node.js, web/node_modules (npm ci) and the wheel: run python3 build.py")
+    solution = (ROOT / "tests" / "data" / "solutions" / "617.txt").read_text()
+    script = f"SOLUTION = {solution!r}\n{SCRIPT}"
+    result = subprocess.run(
+        [node, ROOT / "tests" / "pyodide_run.mjs", RUNTIME, wheels[0]],
+        input=script,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    value: dict[str, object] = json.loads(result.stdout.splitlines()[-1])
+    return value
+
+
+class TestOnPyodide:
+    def test_runs_on_python_3_14(self, pyodide_result: dict[str, object]) -> None:
+        """The runtime is Pyodide's Python 3.14."""
+        assert pyodide_result["version"] == [3, 14]
+
+    def test_golden_digest(self, pyodide_result: dict[str, object]) -> None:
+        """Deals 1..32000 dealt in Pyodide hash to pysol-cards' digest."""
+        assert pyodide_result["digest"] == GOLDEN_1_32000
+
+    def test_doctests(self, pyodide_result: dict[str, object]) -> None:
+        """Every docstring example passes in Pyodide."""
+        assert pyodide_result["doctest_failures"] == 0
+
+    def test_solution_replays_to_a_win(self, pyodide_result: dict[str, object]) -> None:
+        """fc-solve's solution of deal 617 wins through the engine in Pyodide."""
+        assert pyodide_result["won"] is True
