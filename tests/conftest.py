@@ -1,0 +1,243 @@
+"""Fixtures for the browser tests: a real Chromium, the built site on a local server, error watch.
+
+The browser tests drive the page in dist/ (built by `python3 build.py`) through Playwright.
+Chromium is found through $FREECELL_CHROMIUM, then `chromium` on PATH, then Playwright's own
+download; no browser at all is a failure that says what to install, never a skip.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import threading
+from collections.abc import Callable, Iterator
+from http import HTTPStatus
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Playwright,
+    ViewportSize,
+    WebError,
+    expect,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+DIST = ROOT / "dist"
+SUBPATH = "/nested/sub/path/"
+"""Where the second server serves dist/: only relative URLs work from there."""
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+NO_CHROMIUM = (
+    "No Chromium for the browser tests. Install one of: Debian's package "
+    "(`sudo apt-get install chromium`), Playwright's build "
+    "(`.venv/bin/python -m playwright install chromium`), or point FREECELL_CHROMIUM at a "
+    "Chromium or Chrome executable."
+)
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+TIMEOUT_MS = 30_000
+"""The default wait for one step; the first boot of the page gets its own, longer wait."""
+
+ContextFactory = Callable[..., BrowserContext]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register this suite's own marker (the `browser` marker is declared in pyproject.toml)."""
+    config.addinivalue_line(
+        "markers", "console_errors_expected: the test causes console errors on purpose"
+    )
+
+
+# --- the browser ------------------------------------------------------------------------------
+
+
+def chromium_executable(playwright: Playwright) -> str | None:
+    """Return the Chromium to launch, or None for Playwright's own; fail if there is none."""
+    configured = os.environ.get("FREECELL_CHROMIUM")
+    if configured:
+        found = shutil.which(configured)
+        if found is None:
+            pytest.fail(
+                f"FREECELL_CHROMIUM={configured!r} is not an executable file. {NO_CHROMIUM}",
+                pytrace=False,
+            )
+        return found
+    system = shutil.which("chromium")
+    if system is not None:
+        return system
+    if Path(playwright.chromium.executable_path).is_file():
+        return None
+    pytest.fail(NO_CHROMIUM, pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(
+    browser_type_launch_args: dict[str, Any], playwright: Playwright
+) -> dict[str, Any]:
+    """pytest-playwright's launch options, plus the Chromium found and quiet, headless flags."""
+    options: dict[str, Any] = {"headless": True, **browser_type_launch_args}
+    options["args"] = [*options.get("args", []), *CHROMIUM_ARGS]
+    executable = chromium_executable(playwright)
+    if executable is not None:
+        options["executable_path"] = executable
+    return options
+
+
+# --- the site ---------------------------------------------------------------------------------
+
+
+class SiteHandler(SimpleHTTPRequestHandler):
+    """Serve dist/ quietly, with the MIME types the page's modules and WebAssembly need.
+
+    With a `prefix`, only paths under it exist (the prefix is stripped); others are 404.
+    """
+
+    extensions_map = {  # noqa: RUF012 - http.server declares it a plain class attribute
+        **SimpleHTTPRequestHandler.extensions_map,
+        ".js": "text/javascript",
+        ".mjs": "text/javascript",
+        ".wasm": "application/wasm",
+        ".json": "application/json",
+        ".svg": "image/svg+xml",
+        ".zip": "application/zip",
+        ".whl": "application/zip",
+    }
+
+    def __init__(self, *args: Any, directory: str, prefix: str = "/") -> None:
+        self.prefix = prefix
+        super().__init__(*args, directory=directory)
+
+    def _strip_prefix(self) -> bool:
+        """Map the request path into dist/; answer 404 and return False if it is outside."""
+        if not self.path.startswith(self.prefix):
+            self.send_error(HTTPStatus.NOT_FOUND, "outside the served prefix")
+            return False
+        self.path = "/" + self.path.removeprefix(self.prefix)
+        return True
+
+    def do_GET(self) -> None:
+        """Serve a file under the prefix."""
+        if self._strip_prefix():
+            super().do_GET()
+
+    def do_HEAD(self) -> None:
+        """Answer a HEAD request for a file under the prefix."""
+        if self._strip_prefix():
+            super().do_HEAD()
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
+        """Log nothing: the tests report what matters."""
+
+
+def serve(prefix: str) -> ThreadingHTTPServer:
+    """Serve dist/ under `prefix` on a free port of 127.0.0.1, from a daemon thread."""
+    handler = functools.partial(SiteHandler, directory=str(DIST), prefix=prefix)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, name=f"dist{prefix}", daemon=True).start()
+    return server
+
+
+def _base_url(server: ThreadingHTTPServer, prefix: str) -> str:
+    host, port = server.server_address[:2]
+    return f"http://{host!s}:{port}{prefix}"
+
+
+@pytest.fixture(scope="session")
+def _servers() -> Iterator[tuple[ThreadingHTTPServer, ThreadingHTTPServer]]:
+    """Serve the built site twice: at the root and under SUBPATH. Builds nothing itself."""
+    if not (DIST / "index.html").is_file():
+        pytest.fail(f"{DIST / 'index.html'} is missing: run python3 build.py first", pytrace=False)
+    servers = serve("/"), serve(SUBPATH)
+    yield servers
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def site_url(_servers: tuple[ThreadingHTTPServer, ThreadingHTTPServer]) -> str:
+    """Return the URL of dist/ at the server root, ending in '/'."""
+    return _base_url(_servers[0], "/")
+
+
+@pytest.fixture(scope="session")
+def subpath_url(_servers: tuple[ThreadingHTTPServer, ThreadingHTTPServer]) -> str:
+    """Return the URL of the same dist/ served under SUBPATH, ending in '/'."""
+    return _base_url(_servers[1], SUBPATH)
+
+
+# --- pages and their errors -------------------------------------------------------------------
+
+
+class ErrorLog:
+    """Console errors and uncaught errors of every watched browser context, as text."""
+
+    def __init__(self) -> None:
+        self.entries: list[str] = []
+
+    def watch(self, context: BrowserContext) -> None:
+        """Record the context's console errors and uncaught errors, in its pages and workers."""
+        context.on("console", self._on_console)
+        context.on("weberror", self._on_web_error)
+
+    def _on_console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            where = message.location.get("url", "") or (message.page.url if message.page else "")
+            self.entries.append(f"console error: {message.text} ({where})")
+
+    def _on_web_error(self, error: WebError) -> None:
+        self.entries.append(f"uncaught error: {error.error}")
+
+    def take(self) -> list[str]:
+        """Return the entries recorded since the last call, and forget them."""
+        entries, self.entries = self.entries, []
+        return entries
+
+
+@pytest.fixture(scope="session")
+def error_log() -> ErrorLog:
+    """Return the one log that every context made by `make_context` reports into."""
+    return ErrorLog()
+
+
+@pytest.fixture(autouse=True)
+def _fail_on_console_errors(request: pytest.FixtureRequest, error_log: ErrorLog) -> Iterator[None]:
+    """Fail a browser test whose pages logged a console error or threw, unless it expects so."""
+    yield
+    errors = error_log.take()
+    if not request.node.get_closest_marker("browser"):
+        return
+    if errors and not request.node.get_closest_marker("console_errors_expected"):
+        pytest.fail("the page reported errors:\n" + "\n".join(errors), pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def make_context(browser: Browser, error_log: ErrorLog) -> ContextFactory:
+    """Return a function that opens a watched browser context; use it in a `with` block.
+
+    Defaults: a 1280x800 light-scheme desktop, 30 s waits. Keyword arguments go to
+    `browser.new_context`.
+    """
+    expect.set_options(timeout=TIMEOUT_MS)
+
+    def new_context(**options: Any) -> BrowserContext:
+        context = browser.new_context(**{"viewport": DESKTOP, "color_scheme": "light", **options})
+        context.set_default_timeout(TIMEOUT_MS)
+        error_log.watch(context)
+        return context
+
+    return new_context

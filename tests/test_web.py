@@ -1,0 +1,572 @@
+"""The web page in dist/, driven in a real Chromium: it must show exactly what the dealer deals.
+
+Each class shares one booted page where it can (the `app` fixture, at ?deal=617); every test
+first puts that page in the state it needs. Python's own dealer is the oracle for every board.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, Protocol, cast
+from urllib.parse import parse_qs, quote, urlsplit
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, Request, Route, ViewportSize, expect
+
+from freecell import CARD_CODES, MAX_DEAL, card_name, deal, format_deal
+
+pytestmark = pytest.mark.browser
+
+BOOT_MS = 60_000
+"""How long the first load may take: Pyodide downloads and starts Python (3-5 s usually)."""
+PHONE: ViewportSize = {"width": 360, "height": 740}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+VALID_RANGE = "1 to 8589934591"
+"""Every message about a bad deal number says what is valid, and so contains this."""
+BAD_TEXT = {
+    "letters": "abc",
+    "empty": "",
+    "zero": "0",
+    "minus-3": "-3",
+    "fraction": "1.5",
+    "too-large": "99999999999",
+    "html": "<img src=x onerror=window.__xss=1>",
+    "trailing-letters": "617abc",
+}
+BAD_QUERIES = {
+    **{name: "deal=" + quote(text) for name, text in BAD_TEXT.items()},
+    "repeated": "deal=1&deal=2",
+}
+ContextFactory = Callable[..., BrowserContext]
+"""conftest's `make_context`: opens a watched browser context, for a `with` block."""
+
+
+class ErrorLog(Protocol):
+    """conftest's `error_log`: the console errors and uncaught errors seen so far."""
+
+    def take(self) -> list[str]:
+        """Return the errors recorded since the last call, and forget them."""
+        ...
+
+
+RUNTIME_FILES = ["**/pyodide.asm.wasm", "**/python_stdlib.zip", "**/freecell_deals-*.whl"]
+
+BOARD_JS = """() => Array.from(document.querySelectorAll("#board [data-column]"),
+    (column) => Array.from(column.querySelectorAll("[data-card]"), (card) => card.dataset.card))"""
+WATCH_ALERT_JS = """() => {
+    window.__alertObserver?.disconnect();
+    window.__alertChanges = 0;
+    window.__alertObserver = new MutationObserver(() => { window.__alertChanges += 1; });
+    window.__alertObserver.observe(document.querySelector("[role=alert]"),
+        {childList: true, characterData: true, subtree: true});
+}"""
+NOT_INJECTED_JS = "() => typeof window.__xss === 'undefined'"
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+def columns_of(number: int) -> list[list[str]]:
+    """Return the dealer's 8 columns of deal `number`, as card codes, first dealt card first."""
+    return [[CARD_CODES[card] for card in column] for column in deal(number).columns]
+
+
+def shown_columns(page: Page) -> list[list[str]]:
+    """Return the card codes of each `[data-column]` on the page, left to right, in DOM order."""
+    return cast(list[list[str]], page.evaluate(BOARD_JS))
+
+
+def deal_params(page: Page) -> list[str]:
+    """Every `deal` value in the page's URL."""
+    return parse_qs(urlsplit(page.url).query, keep_blank_values=True).get("deal", [])
+
+
+def boot(page: Page, url: str) -> None:
+    """Open `url` and wait until Python has started (data-state=ready)."""
+    page.goto(url)
+    expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+
+
+def wait_for_deal(page: Page, number: int) -> None:
+    """Wait until the board shows deal `number` (data-deal is set after the cards)."""
+    page.wait_for_selector(f"#board[data-deal='{number}']")
+
+
+def assert_shows(page: Page, number: int) -> None:
+    """Assert the page shows deal `number`: its cards exactly, the title and the URL."""
+    wait_for_deal(page, number)
+    assert shown_columns(page) == columns_of(number)
+    expect(page).to_have_title(f"FreeCell deal #{number}")
+    expect(page).to_have_url(re.compile(rf"[?&]deal={re.escape(str(number))}(&|$)"))
+    assert deal_params(page) == [str(number)]
+
+
+def show(page: Page, number: int) -> None:
+    """Type a deal number into the field, press Enter and wait for the board."""
+    page.locator("#deal").fill(str(number))
+    page.locator("#deal").press("Enter")
+    wait_for_deal(page, number)
+
+
+def shown_number(page: Page) -> int:
+    """Return the deal number the board says it shows."""
+    return int(page.locator("#board").get_attribute("data-deal") or "nan")
+
+
+def blur(page: Page) -> None:
+    """Move focus out of any control, so that keys go to the page's shortcuts."""
+    page.evaluate("() => document.activeElement?.blur()")
+
+
+def watch_alert(page: Page) -> None:
+    """Start counting changes of the alert region, to tell a new message from an old one."""
+    page.evaluate(WATCH_ALERT_JS)
+
+
+def expect_new_alert(page: Page, text: str) -> None:
+    """Wait for the alert region to change since `watch_alert`, then to contain `text`."""
+    page.wait_for_function("() => window.__alertChanges > 0")
+    expect(page.get_by_role("alert")).to_contain_text(text)
+
+
+def assert_nothing_injected(page: Page) -> None:
+    """Assert that typed or linked HTML was never parsed: no img, no script side effect."""
+    expect(page.locator("img[src='x']")).to_have_count(0)
+    assert page.evaluate(NOT_INJECTED_JS)
+
+
+def clipboard(page: Page) -> str:
+    """Return the text on the clipboard (needs the clipboard-read permission)."""
+    return cast(str, page.evaluate("() => navigator.clipboard.readText()"))
+
+
+def origin(url: str) -> str:
+    """Return the origin (scheme://host:port) of a URL."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def screenshot_path(config: pytest.Config, name: str) -> Path:
+    """Where a screenshot artifact goes: test-results/screenshot-NAME.png."""
+    return config.rootpath / "test-results" / f"screenshot-{name}.png"
+
+
+# --- fixtures -----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="class")
+def app(make_context: ContextFactory, site_url: str) -> Iterator[Page]:
+    """One booted desktop page per test class, opened at ?deal=617, allowed the clipboard."""
+    with make_context() as context:
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin(site_url))
+        page = context.new_page()
+        boot(page, f"{site_url}?deal=617")
+        yield page
+
+
+@pytest.fixture(scope="class")
+def shared_context(make_context: ContextFactory) -> Iterator[BrowserContext]:
+    """One browser context per test class (its HTTP cache makes later loads faster)."""
+    with make_context() as context:
+        yield context
+
+
+@pytest.fixture
+def fresh_page(shared_context: BrowserContext) -> Iterator[Page]:
+    """Open a new, blank page in the class's context; close it after the test."""
+    page = shared_context.new_page()
+    yield page
+    page.close()
+
+
+# --- tests --------------------------------------------------------------------------------------
+
+
+class TestRendering:
+    def test_link_opens_its_deal(self, app: Page) -> None:
+        """?deal=617 opens deal 617: its 52 cards in the dealer's columns, title and URL."""
+        assert_shows(app, 617)
+
+    @pytest.mark.parametrize(
+        "number",
+        [1, 617, -1, -2, 1_000_000, 2**31 - 1, 2**31, 2**32 - 1, 2**32, MAX_DEAL],
+    )
+    def test_typed_deal_renders_exactly(self, app: Page, number: int) -> None:
+        """A typed deal, special and extended ones too, shows exactly the dealer's columns."""
+        show(app, number)
+        assert_shows(app, number)
+
+    def test_link_to_the_largest_deal(self, app: Page, site_url: str) -> None:
+        """A first load at ?deal=8589934591 shows the last deal of the extended range."""
+        boot(app, f"{site_url}?deal={MAX_DEAL}")
+        assert_shows(app, MAX_DEAL)
+
+    def test_table_shape(self, app: Page) -> None:
+        """The table has cascades of 7,7,7,7,6,6,6,6 cards, 4 empty free cells and foundations."""
+        show(app, 617)
+        assert [len(column) for column in shown_columns(app)] == [7, 7, 7, 7, 6, 6, 6, 6]
+        expect(app.locator("#board > *")).to_have_count(8)
+        expect(app.locator("[data-freecell]")).to_have_count(4)
+        expect(app.locator("[data-foundation]")).to_have_count(4)
+        expect(
+            app.locator("[data-freecell] [data-card], [data-foundation] [data-card]")
+        ).to_have_count(0)
+
+
+class TestAccessibility:
+    def test_every_card_is_named(self, app: Page) -> None:
+        """Each of the 52 cards' accessible name is its English name, as card_name says."""
+        show(app, 617)
+        cards = app.locator("#board [data-card]")
+        expect(cards).to_have_count(52)
+        in_dom_order = [card for column in deal(617).columns for card in column]
+        for index, card in enumerate(in_dom_order):
+            expect(cards.nth(index)).to_have_accessible_name(card_name(card))
+
+    def test_cascades_are_lists(self, app: Page) -> None:
+        """Assistive technology sees each cascade as a list and each card as a list item."""
+        show(app, 617)
+        columns = app.locator("#board [data-column]")
+        expect(columns.and_(app.get_by_role("list"))).to_have_count(8)
+        expect(app.locator("#board [data-card]").and_(app.get_by_role("listitem"))).to_have_count(
+            52
+        )
+
+    def test_focus_ring(self, app: Page) -> None:
+        """A button reached with Tab shows a focus ring: an outline or a box-shadow."""
+        app.locator("h1").first.click()
+        for _ in range(20):
+            app.keyboard.press("Tab")
+            if app.evaluate("() => document.activeElement?.tagName") == "BUTTON":
+                break
+        else:
+            pytest.fail("Tab never reached a button")
+        style = cast(
+            dict[str, Any],
+            app.evaluate("""() => {
+                const element = document.activeElement;
+                const css = getComputedStyle(element);
+                return {outlineStyle: css.outlineStyle, outlineWidth: css.outlineWidth,
+                        boxShadow: css.boxShadow, focusVisible: element.matches(":focus-visible")};
+            }"""),
+        )
+        assert style["focusVisible"], style
+        outline = style["outlineStyle"] != "none" and style["outlineWidth"] not in {"0px", ""}
+        assert outline or style["boxShadow"] != "none", style
+
+
+class TestNavigation:
+    def test_next_button(self, app: Page) -> None:
+        """Next after 617 shows 618 and the URL becomes ?deal=618."""
+        show(app, 617)
+        app.locator("[data-action=next]").click()
+        assert_shows(app, 618)
+
+    def test_prev_button(self, app: Page) -> None:
+        """Prev after 617 shows 616."""
+        show(app, 617)
+        app.locator("[data-action=prev]").click()
+        assert_shows(app, 616)
+
+    def test_random_button(self, app: Page) -> None:
+        """Random shows some valid deal, exactly, and puts it in the URL."""
+        show(app, 617)
+        app.locator("[data-action=random]").click()
+        expect(app.locator("#board")).not_to_have_attribute("data-deal", "617")
+        number = shown_number(app)
+        assert 1 <= number <= MAX_DEAL
+        assert_shows(app, number)
+
+    def test_back_and_forward(self, app: Page) -> None:
+        """Every change of deal is a history entry: back and forward restore the deals."""
+        show(app, 617)
+        app.locator("[data-action=next]").click()
+        wait_for_deal(app, 618)
+        app.locator("[data-action=next]").click()
+        assert_shows(app, 619)
+        app.go_back()
+        assert_shows(app, 618)
+        app.go_back()
+        assert_shows(app, 617)
+        app.go_forward()
+        assert_shows(app, 618)
+
+    def test_url_is_a_share_link(self, app: Page) -> None:
+        """The URL after Next, opened in another tab, shows the same deal."""
+        show(app, 617)
+        app.locator("[data-action=next]").click()
+        assert_shows(app, 618)
+        other = app.context.new_page()
+        try:
+            boot(other, app.url)
+            assert_shows(other, 618)
+        finally:
+            other.close()
+
+    def test_no_deal_in_the_url(self, app: Page, site_url: str) -> None:
+        """Without ?deal= the page picks one of deals 1..1000000 and replaces the URL with it."""
+        other = app.context.new_page()
+        try:
+            boot(other, site_url)
+            expect(other.locator("#board")).to_have_attribute("data-deal", re.compile(r"\d+"))
+            number = shown_number(other)
+            assert 1 <= number <= 1_000_000
+            assert_shows(other, number)
+            other.go_back()  # replaced, not pushed: back leaves the page
+            expect(other).to_have_url("about:blank")
+        finally:
+            other.close()
+
+
+class TestKeyboard:
+    def test_n_and_p(self, app: Page) -> None:
+        """`n` opens the next deal and `p` the previous one."""
+        show(app, 617)
+        blur(app)
+        app.keyboard.press("n")
+        assert_shows(app, 618)
+        app.keyboard.press("p")
+        assert_shows(app, 617)
+        app.keyboard.press("p")
+        assert_shows(app, 616)
+
+    def test_r(self, app: Page) -> None:
+        """`r` opens a random deal."""
+        show(app, 617)
+        blur(app)
+        app.keyboard.press("r")
+        expect(app.locator("#board")).not_to_have_attribute("data-deal", "617")
+        assert_shows(app, shown_number(app))
+
+    def test_slash_focuses_the_field(self, app: Page) -> None:
+        """`/` moves focus to the deal field without typing a slash into it."""
+        show(app, 617)
+        blur(app)
+        app.keyboard.press("/")
+        expect(app.locator("#deal")).to_be_focused()
+        assert "/" not in app.locator("#deal").input_value()
+
+    def test_question_mark_toggles_help(self, app: Page) -> None:
+        """`?` shows and hides the help; Escape closes it; the help button tracks it."""
+        show(app, 617)
+        blur(app)
+        help_panel, button = app.locator("#help"), app.locator("[data-action=help]")
+        expect(help_panel).to_be_hidden()
+        app.keyboard.press("?")
+        expect(help_panel).to_be_visible()
+        expect(button).to_have_attribute("aria-expanded", "true")
+        app.keyboard.press("?")
+        expect(help_panel).to_be_hidden()
+        app.keyboard.press("?")
+        expect(help_panel).to_be_visible()
+        app.keyboard.press("Escape")
+        expect(help_panel).to_be_hidden()
+        expect(button).to_have_attribute("aria-expanded", "false")
+        button.click()
+        expect(help_panel).to_be_visible()
+        button.click()
+        expect(help_panel).to_be_hidden()
+
+    def test_keys_in_the_field_are_text(self, app: Page) -> None:
+        """Letters typed into the deal field are text, not shortcuts."""
+        show(app, 617)
+        field = app.locator("#deal")
+        field.fill("")
+        field.press_sequentially("nrp")
+        expect(field).to_have_value("nrp")
+        expect(app.locator("#board")).to_have_attribute("data-deal", "617")
+        assert deal_params(app) == ["617"]
+
+
+class TestCopy:
+    def test_copy_link(self, app: Page) -> None:
+        """Copy link puts the page's URL, ?deal=617, on the clipboard and says so."""
+        show(app, 617)
+        app.evaluate("() => navigator.clipboard.writeText('nothing yet')")
+        watch_alert(app)
+        app.locator("[data-action=copy-link]").click()
+        expect_new_alert(app, "Copied")
+        assert clipboard(app) == app.url
+        assert app.url.endswith("?deal=617")
+
+    def test_copy_text(self, app: Page) -> None:
+        """Copy text puts the board on the clipboard just as `python -m freecell 617` prints it."""
+        show(app, 617)
+        app.evaluate("() => navigator.clipboard.writeText('nothing yet')")
+        watch_alert(app)
+        app.locator("[data-action=copy-text]").click()
+        expect_new_alert(app, "Copied")
+        assert clipboard(app) == format_deal(deal(617))
+
+
+class TestBadInput:
+    @pytest.mark.parametrize("text", BAD_TEXT.values(), ids=BAD_TEXT.keys())
+    def test_typed(self, app: Page, text: str) -> None:
+        """A bad typed number gets a message saying what is valid; the board and URL stay."""
+        show(app, 617)
+        watch_alert(app)
+        app.locator("#deal").fill(text)
+        app.locator("#deal").press("Enter")
+        expect_new_alert(app, VALID_RANGE)
+        expect(app.locator("#board")).to_have_attribute("data-deal", "617")
+        assert shown_columns(app) == columns_of(617)
+        assert deal_params(app) == ["617"]
+        assert_nothing_injected(app)
+
+    @pytest.mark.parametrize("query", BAD_QUERIES.values(), ids=BAD_QUERIES.keys())
+    def test_in_the_link(self, fresh_page: Page, site_url: str, query: str) -> None:
+        """A bad link still boots: a message says what is valid, and nothing is injected."""
+        boot(fresh_page, f"{site_url}?{query}")
+        expect(fresh_page.get_by_role("alert")).to_contain_text(VALID_RANGE)
+        assert_nothing_injected(fresh_page)
+        shown = fresh_page.locator("#board").get_attribute("data-deal")
+        if shown is not None:
+            assert shown_columns(fresh_page) == columns_of(int(shown))
+
+
+class Gate:
+    """A route handler that holds requests until it is opened, then lets them all through."""
+
+    def __init__(self) -> None:
+        self.opened = False
+        self.held: list[Route] = []
+
+    def __call__(self, route: Route) -> None:
+        """Hold the request, or let it through once the gate is open."""
+        if self.opened:
+            route.continue_()
+        else:
+            self.held.append(route)
+
+    def open(self) -> None:
+        """Let the held requests, and any later ones, through."""
+        self.opened = True
+        for route in self.held:
+            route.continue_()
+        self.held.clear()
+
+
+class TestLoading:
+    def test_latest_choice_while_loading_wins(self, fresh_page: Page, site_url: str) -> None:
+        """While Python loads, the status says so and the field works; the last deal asked wins."""
+        page = fresh_page
+        gate = Gate()
+        page.route("**/freecell_deals-*.whl", gate)
+        page.goto(f"{site_url}?deal=617")
+        html = page.locator("html")
+        expect(html).to_have_attribute("data-state", "loading")
+        talking = page.locator("[role=status], [role=alert]").filter(has_text=re.compile(r"\w"))
+        expect(talking.first).to_be_visible()
+        for number in (1000, 2000):
+            page.locator("#deal").fill(str(number))
+            page.locator("#deal").press("Enter")
+        expect(html).to_have_attribute("data-state", "loading")
+        gate.open()
+        expect(html).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+        assert_shows(page, 2000)
+
+    @pytest.mark.console_errors_expected
+    @pytest.mark.parametrize("pattern", RUNTIME_FILES)
+    def test_runtime_file_missing_then_retry(
+        self, fresh_page: Page, site_url: str, pattern: str
+    ) -> None:
+        """A runtime file that fails to load gives the error state; Retry then recovers."""
+        page = fresh_page
+        page.route(pattern, lambda route: route.fulfill(status=404, body="missing"))
+        page.goto(f"{site_url}?deal=617")
+        expect(page.locator("html")).to_have_attribute("data-state", "error", timeout=BOOT_MS)
+        expect(page.get_by_role("alert")).to_have_text(re.compile(r"\w{3,}"))
+        retry = page.locator("[data-action=retry]")
+        expect(retry).to_be_visible()
+        page.unroute(pattern)
+        retry.click()
+        expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+        assert_shows(page, 617)
+
+
+class TestServing:
+    def test_subpath(self, make_context: ContextFactory, subpath_url: str) -> None:
+        """Served under a subpath, the page loads only from there and keeps its URLs there."""
+        requested: list[str] = []
+
+        def record(request: Request) -> None:
+            if request.url.startswith("http"):
+                requested.append(request.url)
+
+        with make_context() as context:
+            context.on("request", record)
+            page = context.new_page()
+            boot(page, f"{subpath_url}?deal=617")
+            assert_shows(page, 617)
+            page.locator("[data-action=next]").click()
+            assert_shows(page, 618)
+            assert page.url == f"{subpath_url}?deal=618"
+        outside = [url for url in requested if not url.startswith(subpath_url)]
+        assert requested
+        assert outside == []
+
+
+class TestLayout:
+    def test_phone_width(self, make_context: ContextFactory, site_url: str) -> None:
+        """At 360 px wide all 8 cascades fit: no horizontal scrolling, every column on screen."""
+        phone = make_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+        with phone as context:
+            page = context.new_page()
+            boot(page, f"{site_url}?deal=617")
+            assert_shows(page, 617)
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+            columns = page.locator("#board [data-column]")
+            expect(columns).to_have_count(8)
+            for index in range(8):
+                column = columns.nth(index)
+                expect(column).to_be_visible()
+                box = column.bounding_box()
+                assert box is not None
+                assert box["x"] >= 0, (index, box)
+                assert box["x"] + box["width"] <= PHONE["width"], (index, box)
+
+    @pytest.mark.parametrize(
+        ("name", "options"),
+        [
+            ("desktop", {"viewport": DESKTOP}),
+            (
+                "phone",
+                {"viewport": PHONE, "is_mobile": True, "has_touch": True, "device_scale_factor": 2},
+            ),
+        ],
+    )
+    def test_light_and_dark(
+        self,
+        make_context: ContextFactory,
+        site_url: str,
+        request: pytest.FixtureRequest,
+        name: str,
+        options: dict[str, Any],
+    ) -> None:
+        """Light and dark schemes both render, differently; screenshots go to test-results/."""
+        colours_js = """() => [document.documentElement, document.body]
+            .map((element) => getComputedStyle(element).backgroundColor).join(" ")"""
+        with make_context(**options) as context:
+            page = context.new_page()
+            boot(page, f"{site_url}?deal=617")
+            assert_shows(page, 617)
+            colours = {}
+            for scheme in ("light", "dark"):
+                page.emulate_media(color_scheme=scheme)
+                colours[scheme] = page.evaluate(colours_js)
+                page.screenshot(
+                    path=screenshot_path(request.config, f"{name}-{scheme}"), full_page=True
+                )
+        assert colours["light"] != colours["dark"]
+
+
+class TestErrors:
+    def test_a_session_logs_no_errors(self, app: Page, error_log: ErrorLog) -> None:
+        """Loading, every button and a typed deal log no console error and throw nothing."""
+        show(app, 617)
+        for action in ("next", "prev", "random", "copy-link", "copy-text", "help", "help"):
+            app.locator(f"[data-action={action}]").click()
+        show(app, 1)
+        assert error_log.take() == []
