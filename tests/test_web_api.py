@@ -1,14 +1,29 @@
 """The page's Python API (freecell._web): JSON replies, never an exception for bad input."""
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from freecell import CARD_CODES, MAX_DEAL, card_name, deal, format_deal
-from freecell._web import open_deal, step_deal
+import freecell._web as web
+from freecell import CARD_CODES, MAX_DEAL, Game, card_name, deal, format_deal
+from freecell._web import (
+    MAX_LINK_MOVES,
+    new_game,
+    open_deal,
+    play,
+    play_card,
+    redo,
+    restart,
+    step_deal,
+    targets,
+    undo,
+)
+
+SOLUTIONS = Path(__file__).parent / "data" / "solutions"
 
 
 def reply(text: str) -> dict[str, Any]:
@@ -68,3 +83,247 @@ class TestStepDeal:
     def test_bad_base(self) -> None:
         """Stepping from text that is no deal gets the error message."""
         assert reply(step_deal("abc", 1))["ok"] is False
+
+
+def solution(number: int) -> list[str]:
+    """Return the committed fc-solve solution of a deal as move tokens."""
+    lines = (SOLUTIONS / f"{number}.txt").read_text().splitlines()
+    return [w for line in lines for w in line.split() if w[0] in "12345678abcd" and len(w) <= 5]
+
+
+def engine_after(number: int, moves: list[str]) -> dict[str, Any]:
+    """Return the engine's snapshot of a deal after moves, as plain values."""
+    game = Game.from_deal_number(number)
+    for move in moves:
+        game.push(move)
+    return dict(game.snapshot())
+
+
+def game_of(text: str) -> dict[str, Any]:
+    """Return the game state in a session reply."""
+    state: dict[str, Any] = reply(text)["game"]
+    return state
+
+
+class TestNewGame:
+    def test_opens_the_deal(self) -> None:
+        """A new game holds the deal's cascades, its number, fc-solve text and card faces."""
+        data = reply(new_game("617"))
+        assert data["ok"] is True
+        assert data["number"] == 617
+        assert data["text"] == format_deal(deal(617))
+        assert data["game"]["cascades"] == engine_after(617, [])["cascades"]
+        assert data["game"]["moves"] == []
+        assert data["faces"]["TD"]["name"] == "Ten of Diamonds"
+        assert len(data["faces"]) == 52
+
+    def test_replays_a_link(self) -> None:
+        """A link's moves are replayed exactly, with no automatic moves added."""
+        moves = ["5a", "5b", "5c", "5d"]
+        state = game_of(new_game("1", ",".join(moves)))
+        expected = engine_after(1, moves)
+        assert state["moves"] == moves
+        assert state["cascades"] == expected["cascades"]
+        assert state["freecells"] == expected["freecells"]
+
+    def test_whole_solution_wins(self) -> None:
+        """The committed fc-solve solution of deal 1, replayed from a link, wins the game."""
+        state = game_of(new_game("1", ",".join(solution(1))))
+        assert state["won"] is True
+
+    @pytest.mark.parametrize(
+        ("moves", "played", "bad"),
+        [("5a,5b,zz,5c", ["5a", "5b"], "'zz'"), ("2h", [], "'2h'"),
+         ("5a,,5b", ["5a", "5b"], None), ("5a,5a", ["5a"], "free cell a holds")],
+    )  # fmt: skip
+    def test_bad_tokens_stop_the_replay(
+        self, moves: str, played: list[str], bad: str | None
+    ) -> None:
+        """The replay stops at the first malformed or illegal token and says which it was."""
+        data = reply(new_game("1", moves))
+        assert data["ok"] is True
+        assert data["game"]["moves"] == played
+        if bad is None:
+            assert "notice" not in data
+        else:
+            assert bad in data["notice"]
+
+    def test_step(self) -> None:
+        """A step opens the deal that many places on, as step_deal counts."""
+        assert reply(new_game("1", "", -1))["number"] == -1
+
+    def test_too_many_moves(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """A link with more moves than MAX_LINK_MOVES plays only that many."""
+        assert MAX_LINK_MOVES >= 1000
+        monkeypatch.setattr(web, "MAX_LINK_MOVES", 3)
+        data = reply(new_game("1", "5a,5b,5c,5d"))
+        assert data["game"]["moves"] == ["5a", "5b", "5c"]
+        assert "only the first 3" in data["notice"]
+
+    @given(st.text(max_size=40))
+    def test_any_moves_text_gets_a_game(self, moves: str) -> None:
+        """Any moves text at all gets the game, replayed up to its first bad token."""
+        data = reply(new_game("617", moves))
+        assert data["ok"] is True
+        assert data["game"]["deal"] == 617
+
+    def test_bad_deal(self) -> None:
+        """A bad deal number gets the message that says what is valid."""
+        assert "1 to 8589934591" in reply(new_game("0", "5a"))["error"]
+
+
+class TestPlay:
+    def test_a_move(self) -> None:
+        """A legal move is played and recorded as its token."""
+        new_game("1")
+        data = reply(play("5", "a", "", False))
+        assert data["ok"] is True
+        assert data["game"]["moves"] == ["5a"]
+        assert data["steps"] == [data["game"]]
+
+    def test_auto_moves_follow(self) -> None:
+        """With auto on, the safe automatic moves follow, each its own token and step."""
+        new_game("1", "5a,5b,5c")
+        data = reply(play("5", "d", "", True))
+        assert data["game"]["moves"] == ["5a", "5b", "5c", "5d", "5h"]
+        assert [step["moves"][-1] for step in data["steps"]] == ["5d", "5h"]
+
+    def test_no_auto(self) -> None:
+        """With auto off, only the user's move is played."""
+        new_game("1", "5a,5b,5c")
+        assert game_of(play("5", "d", "", False))["moves"] == ["5a", "5b", "5c", "5d"]
+
+    def test_illegal_move_changes_nothing(self) -> None:
+        """A refused move gives the engine's reason and leaves the game as it was."""
+        new_game("1", "5a")
+        before = game_of(play("5", "b", "", False))
+        data = reply(play("2", "h", "", True))
+        assert data["ok"] is False
+        assert "9C cannot go to the foundations" in data["error"]
+        assert data["game"] == before
+
+    @pytest.mark.parametrize(
+        ("source", "target", "card", "words"),
+        [("h", "1", "", "never from the foundations"), ("1", "x", "", "no place"),
+         ("1", "1", "", "already there"), ("1", "a", "JD", "only the bottom card"),
+         ("1", "2", "AH", "is not in cascade 1"), ("1", "2", "ZZ", "")],
+    )  # fmt: skip
+    def test_refusals(self, source: str, target: str, card: str, words: str) -> None:
+        """Places no move joins, and cards not where they are said to be, are refused."""
+        new_game("1")
+        data = reply(play(source, target, card, True))
+        assert data["ok"] is False
+        assert words in data["error"]
+
+    def test_run_to_an_empty_cascade(self) -> None:
+        """A picked card higher in a cascade takes its run along to an empty cascade."""
+        moves = solution(1000000)
+        game = Game.from_deal_number(1000000)
+        for k, move in enumerate(moves):
+            if "v" in move:
+                source, target, count = move[0], move[1], int(move.split("v")[1])
+                for m in moves[:k]:
+                    game.push(m)
+                card = game.snapshot()["cascades"][int(source) - 1][-count]
+                new_game("1000000", ",".join(moves[:k]))
+                assert game_of(play(source, target, card, False))["moves"][-1] == move
+                return
+        pytest.skip("the solution moves no run to an empty cascade")
+
+    def test_no_game(self) -> None:
+        """Before any game is open the session functions say so."""
+        saved = web._game
+        web._game = None
+        try:
+            for text in (play("1", "a"), play_card("AH"), undo(), redo(), restart(), targets("1")):
+                assert "no game is open" in reply(text)["error"]
+        finally:
+            web._game = saved
+
+
+class TestPlayCard:
+    def test_best_move(self) -> None:
+        """A double-clicked card makes the engine's best move for it."""
+        new_game("617")
+        assert game_of(play_card("QH", False))["moves"] == ["82"]
+
+    def test_nowhere(self) -> None:
+        """A card with no move gets a message and nothing changes."""
+        new_game("1")
+        data = reply(play_card("AH", True))
+        assert data["ok"] is False
+        assert data["game"]["moves"] == []
+
+    def test_not_a_card(self) -> None:
+        """Text that is no card is refused."""
+        new_game("1")
+        assert reply(play_card("ZZ"))["ok"] is False
+
+
+class TestUndoRedo:
+    def test_undo_takes_back_a_user_action(self) -> None:
+        """With auto, undo takes back the automatic moves and the move before them."""
+        new_game("1", "5a,5b,5c,5d,5h")
+        assert game_of(undo(True))["moves"] == ["5a", "5b", "5c"]
+
+    def test_undo_one_move(self) -> None:
+        """Without auto, undo takes back one move."""
+        new_game("1", "5a,5b,5c,5d,5h")
+        assert game_of(undo(False))["moves"] == ["5a", "5b", "5c", "5d"]
+
+    def test_redo_plays_the_action_again(self) -> None:
+        """Redo after undo restores the moves and the automatic ones after them."""
+        new_game("1", "5a,5b,5c,5d,5h")
+        undo(True)
+        state = game_of(redo(True))
+        assert state["moves"] == ["5a", "5b", "5c", "5d", "5h"]
+        assert state["can_redo"] is False
+
+    def test_nothing_to_undo_or_redo(self) -> None:
+        """Undo at the start and redo with nothing undone are refused with a message."""
+        new_game("1")
+        assert "Nothing to undo" in reply(undo())["error"]
+        assert "Nothing to redo" in reply(redo())["error"]
+
+    @given(st.lists(st.integers(min_value=0, max_value=200), max_size=12), st.booleans())
+    def test_undo_all_then_redo_all(self, picks: list[int], auto: bool) -> None:
+        """After any legal moves, undoing everything and redoing everything restores the game."""
+        new_game("24")
+        for pick in picks:
+            legal = Game.from_deal_number(24)
+            for move in game_of(targets("1"))["moves"]:
+                legal.push(move)
+            options = legal.legal_moves()
+            if not options:
+                break
+            move = options[pick % len(options)]
+            play(move.source, move.target, "", auto)
+        final = game_of(targets("1"))
+        while reply(undo(auto))["ok"]:
+            pass
+        assert game_of(targets("1"))["moves"] == []
+        while reply(redo(auto))["ok"]:
+            pass
+        assert game_of(targets("1")) == final
+
+    def test_restart_keeps_the_moves_for_redo(self) -> None:
+        """Restart goes back to the deal; redo then replays the moves."""
+        new_game("1", "5a,5b")
+        state = game_of(restart())
+        assert state["moves"] == []
+        assert state["cascades"] == engine_after(1, [])["cascades"]
+        assert game_of(redo(False))["moves"] == ["5a"]
+        assert "Nothing to restart" in reply(new_game("1") and restart())["error"]
+
+
+class TestTargets:
+    def test_places(self) -> None:
+        """Targets lists each place the card at a source can go, once."""
+        new_game("617")
+        assert reply(targets("8"))["targets"] == ["2", "3", "a", "b", "c", "d"]
+
+    @pytest.mark.parametrize("source", ["h", "9", "", "a"])
+    def test_nothing_to_move(self, source: str) -> None:
+        """An empty place or no place at all has no targets."""
+        new_game("617")
+        assert reply(targets(source))["targets"] == []
