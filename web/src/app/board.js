@@ -1,7 +1,11 @@
-// Renders a deal (as freecell._web returns it) into #board. Only this module touches the cards.
+// Renders a game (as freecell._web returns it) into the table. Only this module touches cards.
+// Everything shown comes from Python's replies and goes in through textContent and dataset.
 
-function cardElement(card, index) {
-  const item = document.createElement("li");
+const SUIT_NAMES = ["Clubs", "Diamonds", "Hearts", "Spades"];
+
+/** A card element: an <li> in a cascade, a <div> in a free cell or on a foundation. */
+function cardElement(card, index, tag = "li") {
+  const item = document.createElement(tag);
   item.className = card.red ? "card red" : "card black";
   item.dataset.card = card.code;
   item.setAttribute("aria-label", card.name);
@@ -24,16 +28,94 @@ function cardElement(card, index) {
   return item;
 }
 
-/** Replace the cascades with a deal's 8 columns, first dealt card first. */
+/** Replace the cascades with a deal's 8 columns, first dealt card first (open_deal's reply). */
 export function renderDeal(board, deal) {
-  const columns = deal.columns.map((cards, index) => {
+  renderCascades(board, deal.columns);
+  board.dataset.deal = String(deal.number);
+}
+
+function renderCascades(board, columns) {
+  const lists = columns.map((cards, index) => {
     const column = document.createElement("ol");
     column.className = "cascade";
     column.dataset.column = String(index + 1);
-    column.setAttribute("aria-label", `Cascade ${index + 1}, ${cards.length} cards`);
-    column.append(...cards.map(cardElement));
+    column.tabIndex = 0;
+    const count = cards.length === 1 ? "1 card" : `${cards.length} cards`;
+    column.setAttribute("aria-label", `Cascade ${index + 1}, ${count}`);
+    column.style.setProperty("--n", String(Math.max(cards.length, 1)));
+    column.append(...cards.map((card, i) => cardElement(card, i)));
     return column;
   });
-  board.replaceChildren(...columns);
-  board.dataset.deal = String(deal.number);
+  board.replaceChildren(...lists);
+}
+
+/**
+ * Show a game: the cascades, the free cells, the foundations' top cards.
+ * `faces` maps a card code to its face ({code, name, rank, suit, red}).
+ */
+export function renderGame(table, game, faces) {
+  const board = table.querySelector("#board");
+  renderCascades(
+    board,
+    game.cascades.map((codes) => codes.map((code) => faces[code])),
+  );
+  table.querySelectorAll("[data-freecell]").forEach((slot, index) => {
+    const code = game.freecells[index];
+    const name = `Free cell ${"ABCD"[index]}`;
+    slot.replaceChildren(...(code ? [cardElement(faces[code], 0, "div")] : []));
+    slot.setAttribute("aria-label", code ? `${name}, ${faces[code].name}` : `${name}, empty`);
+  });
+  table.querySelectorAll("[data-foundation]").forEach((slot, index) => {
+    const code = game.foundations[index];
+    const name = `${SUIT_NAMES[index]} foundation`;
+    slot.replaceChildren(...(code ? [cardElement(faces[code], 0, "div")] : []));
+    slot.setAttribute("aria-label", code ? `${name}, up to ${faces[code].name}` : `${name}, empty`);
+  });
+  board.dataset.moves = game.moves.join(",");
+  board.dataset.deal = String(game.deal);
+}
+
+/** Return the notation's name of the place an element is in: "1"-"8", "a"-"d", "h" or null. */
+export function placeOf(element) {
+  const column = element?.closest?.("[data-column]");
+  if (column) return column.dataset.column;
+  const cell = element?.closest?.("[data-freecell]");
+  if (cell) return "abcd"[Number(cell.dataset.freecell)];
+  if (element?.closest?.("[data-foundation], .foundations")) return "h";
+  return null;
+}
+
+/** Return the element that stands for a place (a cascade, a free cell, the foundations). */
+export function placeElement(table, place) {
+  if ("12345678".includes(place)) return table.querySelector(`[data-column="${place}"]`);
+  if ("abcd".includes(place)) {
+    return table.querySelector(`[data-freecell="${"abcd".indexOf(place)}"]`);
+  }
+  return table.querySelector(".foundations");
+}
+
+/** Mark a selection: the chosen card and the cards below it in its cascade; null clears it. */
+export function showSelection(table, selection) {
+  for (const element of table.querySelectorAll("[aria-current], [data-selected]")) {
+    element.removeAttribute("aria-current");
+    delete element.dataset.selected;
+  }
+  if (!selection) return;
+  const place = placeElement(table, selection.place);
+  if (!place) return;
+  place.dataset.selected = "true";
+  const cards = [...place.querySelectorAll("[data-card]")];
+  const from = selection.card ? cards.findIndex((c) => c.dataset.card === selection.card) : -1;
+  for (const card of cards.slice(from >= 0 ? from : cards.length - 1)) {
+    card.setAttribute("aria-current", "true");
+  }
+}
+
+/** Mark the places a selection could go to (from targets()); an empty list clears them. */
+export function showTargets(table, places) {
+  for (const element of table.querySelectorAll("[data-target]")) delete element.dataset.target;
+  for (const place of places) {
+    const element = placeElement(table, place);
+    if (element) element.dataset.target = "true";
+  }
 }

@@ -1,9 +1,11 @@
 // Wires the page: URL state, controls and keys, the Python bridge and the board view.
+// JavaScript renders and reads input; Python (freecell._web) decides every move's legality.
 import { PythonBridge } from "./bridge.js";
-import { renderDeal } from "./board.js";
-import { randomDeal, readDeal, writeDeal } from "./url.js";
+import { placeElement, placeOf, renderGame, showSelection, showTargets } from "./board.js";
+import { randomDeal, readDeal, writeGame } from "./url.js";
 
 const root = document.documentElement;
+const table = document.getElementById("table");
 const board = document.getElementById("board");
 const form = document.getElementById("deal-form");
 const input = document.getElementById("deal");
@@ -12,58 +14,350 @@ const message = document.getElementById("message");
 const retry = document.querySelector("[data-action=retry]");
 const help = document.getElementById("help");
 const helpButton = document.querySelector("[data-action=help]");
+const autoBox = document.getElementById("auto");
+const movesCount = document.getElementById("moves-count");
+const win = document.getElementById("win");
+const winText = document.getElementById("win-text");
+const undoButton = document.querySelector("[data-action=undo]");
+const redoButton = document.querySelector("[data-action=redo]");
+const restartButton = document.querySelector("[data-action=restart]");
 
 const STAGES = {
   downloading: "Downloading Python…",
   starting: "Starting Python…",
   installing: "Installing the dealer…",
 };
+const AUTO_KEY = "freecell.auto-move";
+const STEP_MS = 110; // the pause between a move and each automatic move after it
+const NOTE_MS = 6000; // how long a refused move's reason stays up
 
-let shown = null; // the deal on the board, as freecell._web returned it
+let shown = null; // {number, text} of the game on the board
+let game = null; // the game's state as Python last reported it
+let faces = null; // card code -> face, from Python
 let base = ""; // the deal that prev/next step from: the latest one asked for
 let latest = 0; // only the reply to the latest request is shown
+let selection = null; // {place, card}: the picked-up card(s), waiting for a target
+let showing = 0; // the current run of steps being shown; a newer reply stops an older run
+let noteTimer = 0;
+let opening = 0; // how many deals are being opened: moves wait until the board is the new deal
 
 function say(text) {
+  clearTimeout(noteTimer);
   message.textContent = text;
 }
 
-/** Ask Python for a deal and show it, unless a later request has been made meanwhile. */
+/** Say something that goes away by itself, such as why a move was refused. */
+function note(text) {
+  say(text);
+  noteTimer = setTimeout(() => {
+    if (message.textContent === text) message.textContent = "";
+  }, NOTE_MS);
+}
+
+function reducedMotion() {
+  return matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+function autoOn() {
+  return autoBox.checked;
+}
+
+function loadAutoSetting() {
+  try {
+    autoBox.checked = localStorage.getItem(AUTO_KEY) !== "off";
+  } catch {
+    autoBox.checked = true;
+  }
+}
+
+// --- showing the game ----------------------------------------------------------------------
+
+function select(next) {
+  selection = next;
+  showSelection(table, selection);
+  showTargets(table, []);
+  if (!selection) return;
+  const asked = selection;
+  bridge.request({ op: "targets", source: asked.place }).then((reply) => {
+    if (reply.ok && selection === asked) showTargets(table, reply.targets);
+  });
+}
+
+function renderState(state) {
+  renderGame(table, state, faces);
+  movesCount.textContent = String(state.move_count);
+  undoButton.disabled = !state.can_undo;
+  redoButton.disabled = !state.can_redo;
+  restartButton.disabled = !state.can_undo;
+  if (selection) showSelection(table, selection);
+}
+
+function showWin(state) {
+  if (state.won) {
+    const already = root.dataset.won === "true";
+    root.dataset.won = "true";
+    winText.textContent = `You won deal #${state.deal} in ${state.move_count} moves!`;
+    win.hidden = false;
+    if (!already) win.querySelector("[data-action=play-next]").focus();
+  } else {
+    delete root.dataset.won;
+    win.hidden = true;
+  }
+}
+
+/** Show a game reply: its steps one by one (a move, then each automatic move), then the game. */
+async function showGame(reply, historyMode) {
+  const run = ++showing;
+  if (selection) select(null);
+  const steps = reply.steps?.length ? reply.steps : [reply.game];
+  for (const [index, state] of steps.entries()) {
+    if (run !== showing) return;
+    if (index > 0 && !reducedMotion()) await new Promise((done) => setTimeout(done, STEP_MS));
+    if (run !== showing) return;
+    renderState(state);
+  }
+  game = reply.game;
+  renderState(game);
+  showWin(game);
+  if (historyMode !== "none") {
+    writeGame(game.deal, game.moves, { replace: historyMode === "replace" });
+  }
+}
+
+// --- deals ---------------------------------------------------------------------------------
+
+/** Ask Python for a game and show it, unless a later request has been made meanwhile. */
 async function show(request, historyMode) {
   const token = ++latest;
-  const reply = await bridge.request(request);
+  opening += 1;
+  const reply = await bridge.request(request).finally(() => {
+    opening -= 1;
+  });
+  if (reply.faces) faces = reply.faces;
   if (token !== latest) return;
   if (!reply.ok) {
     say(reply.error);
     base = shown ? String(shown.number) : base;
     return;
   }
-  shown = reply;
+  shown = { number: reply.number, text: reply.text };
   base = String(reply.number);
-  renderDeal(board, reply);
+  selection = null;
   document.title = `FreeCell deal #${reply.number}`;
-  if (document.activeElement !== input || historyMode !== "none") input.value = base;
-  if (historyMode !== "none") writeDeal(reply.number, { replace: historyMode === "replace" });
-  say("");
+  // The field shows the deal, unless the user is typing something else in it meanwhile.
+  if (document.activeElement !== input || input.value === (request.text ?? input.value)) {
+    input.value = base;
+  }
+  say(reply.notice ?? "");
+  // A link whose moves were cut short is corrected to the moves that were played.
+  const mode = historyMode === "none" && reply.notice ? "replace" : historyMode;
+  await showGame(reply, mode);
 }
 
-function open(text, historyMode = "push") {
+function open(text, historyMode = "push", moves = "") {
   base = text;
-  return show({ op: "open", text }, historyMode);
+  return show({ op: "game", text, moves }, historyMode);
 }
 
 function step(by) {
-  return show({ op: "step", text: base, step: by }, "push");
+  return show({ op: "game", text: base, step: by }, "push");
 }
 
 function openFromUrl(historyMode) {
   const wanted = readDeal();
-  if (wanted.kind === "one") return open(wanted.text, historyMode);
+  if (wanted.kind === "one") return open(wanted.text, historyMode, wanted.moves);
   if (wanted.kind === "many") {
     say("The link names more than one deal: give one deal number, 1 to 8589934591, or -1 or -2.");
     return undefined;
   }
   return open(String(randomDeal()), "replace");
 }
+
+// --- moves ---------------------------------------------------------------------------------
+
+/** Send a move request to Python and show what it answers; a refusal changes nothing. */
+async function act(request) {
+  if (!game || opening) return;
+  const token = ++latest;
+  const reply = await bridge.request(request);
+  if (token !== latest) return;
+  if (!reply.ok) {
+    note(reply.error);
+    if (reply.game) {
+      game = reply.game;
+      renderState(game);
+    }
+    return;
+  }
+  if (!win.hidden || message.textContent) say("");
+  await showGame(reply, "replace");
+}
+
+function placeIsEmpty(place) {
+  return !placeElement(table, place)?.querySelector("[data-card]");
+}
+
+const PLACE_NAMES = { h: "the foundations" };
+function placeName(place) {
+  if (PLACE_NAMES[place]) return PLACE_NAMES[place];
+  return "abcd".includes(place) ? `free cell ${place}` : `cascade ${place}`;
+}
+
+/**
+ * A card or a place was chosen (click, tap, key): pick it up, or put the picked-up card there.
+ * `again` says what choosing the picked-up place again does: "drop" it or play its "best" move.
+ */
+function choose(place, card = null, again = "drop") {
+  if (!game || !place || opening) return;
+  if (!selection) {
+    if (place === "h") {
+      note("Cards never leave the foundations.");
+      return;
+    }
+    if (placeIsEmpty(place)) {
+      note(`There is no card in ${placeName(place)} to move.`);
+      return;
+    }
+    say("");
+    select({ place, card });
+    return;
+  }
+  if (selection.place === place) {
+    if (card && card !== selection.card) select({ place, card });
+    else if (again === "best") {
+      const picked = selection.card ?? bottomCard(place);
+      select(null);
+      if (picked) act({ op: "card", card: picked, auto: autoOn() });
+    } else select(null);
+    return;
+  }
+  const from = selection;
+  select(null);
+  act({ op: "play", source: from.place, target: place, card: from.card ?? "", auto: autoOn() });
+}
+
+function bottomCard(place) {
+  const cards = placeElement(table, place)?.querySelectorAll("[data-card]") ?? [];
+  return cards.length ? cards[cards.length - 1].dataset.card : null;
+}
+
+function undo() {
+  if (game?.can_undo) act({ op: "undo", auto: autoOn() });
+}
+
+function redo() {
+  if (game?.can_redo) act({ op: "redo", auto: autoOn() });
+}
+
+// --- clicks, double clicks, drags ----------------------------------------------------------
+
+let suppressClick = false;
+
+table.addEventListener("click", (event) => {
+  if (suppressClick) {
+    suppressClick = false;
+    return;
+  }
+  const place = placeOf(event.target);
+  if (!place) return;
+  const card = event.target.closest("[data-card]");
+  choose(place, card && place !== "h" ? card.dataset.card : null);
+});
+
+table.addEventListener("dblclick", (event) => {
+  const card = event.target.closest("[data-card]");
+  if (!card || placeOf(card) === "h") return;
+  event.preventDefault();
+  select(null);
+  act({ op: "card", card: card.dataset.card, auto: autoOn() });
+});
+
+let drag = null; // {id, card, place, x, y, ghost, moved}
+const DRAG_START_PX = 6;
+
+table.addEventListener("pointerdown", (event) => {
+  if (event.button !== 0 || !game || drag) return;
+  const card = event.target.closest("[data-card]");
+  const place = placeOf(card);
+  if (!card || !place || place === "h") return;
+  drag = { id: event.pointerId, card, place, x: event.clientX, y: event.clientY, ghost: null };
+});
+
+function startDrag(event) {
+  const { card } = drag;
+  const cards = [];
+  for (let item = card; item; item = item.nextElementSibling) cards.push(item);
+  const ghost = document.createElement(card.tagName === "LI" ? "ol" : "div");
+  ghost.className = "cascade drag-ghost";
+  ghost.setAttribute("aria-hidden", "true");
+  ghost.style.setProperty("--n", card.parentElement.style.getPropertyValue("--n") || "1");
+  for (const item of cards) {
+    const copy = item.cloneNode(true);
+    delete copy.dataset.card;
+    copy.removeAttribute("aria-label");
+    copy.removeAttribute("aria-current");
+    ghost.append(copy);
+    item.classList.add("dragging");
+  }
+  const box = card.getBoundingClientRect();
+  drag.dx = drag.x - box.left;
+  drag.dy = drag.y - box.top;
+  drag.cards = cards;
+  drag.ghost = ghost;
+  document.body.append(ghost);
+  try {
+    card.setPointerCapture(event.pointerId);
+  } catch {
+    // the pointer may already be gone; the drag still ends on pointerup or pointercancel
+  }
+  select(null);
+}
+
+function moveGhost(event) {
+  drag.ghost.style.transform = `translate(${event.clientX - drag.dx}px, ${event.clientY - drag.dy}px)`;
+}
+
+function endDrag() {
+  if (!drag) return;
+  drag.ghost?.remove();
+  for (const item of drag.cards ?? []) item.classList.remove("dragging");
+  drag = null;
+}
+
+document.addEventListener("pointermove", (event) => {
+  if (!drag || event.pointerId !== drag.id) return;
+  if (!drag.ghost) {
+    if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < DRAG_START_PX) return;
+    startDrag(event);
+  }
+  event.preventDefault();
+  moveGhost(event);
+});
+
+document.addEventListener("pointerup", (event) => {
+  if (!drag || event.pointerId !== drag.id) return;
+  if (!drag.ghost) {
+    drag = null; // a plain click: the click handler picks the card up
+    return;
+  }
+  drag.ghost.hidden = true;
+  const target = placeOf(document.elementFromPoint(event.clientX, event.clientY));
+  const { place, card } = drag;
+  endDrag();
+  suppressClick = true;
+  setTimeout(() => {
+    suppressClick = false;
+  }, 0);
+  if (target && target !== place) {
+    act({ op: "play", source: place, target, card: card.dataset.card, auto: autoOn() });
+  }
+});
+
+document.addEventListener("pointercancel", (event) => {
+  if (drag && event.pointerId === drag.id) endDrag();
+});
+
+// --- controls and keys ---------------------------------------------------------------------
 
 async function copy(text, done) {
   try {
@@ -93,38 +387,87 @@ function toggleHelp(open = help.hidden) {
 const actions = {
   prev: () => step(-1),
   next: () => step(1),
+  "play-next": () => step(1),
   random: () => open(String(randomDeal())),
-  "copy-link": () => copy(location.href, "Copied the link to this deal."),
+  "copy-link": () =>
+    copy(
+      location.href,
+      game?.moves.length ? "Copied a link to this game." : "Copied the link to this deal.",
+    ),
   "copy-text": () =>
     shown
       ? copy(shown.text, `Copied deal #${shown.number} as text (fc-solve format).`)
       : say("No deal is shown yet."),
   help: () => toggleHelp(),
   retry: () => startPython(),
+  undo,
+  redo,
+  restart: () => {
+    if (game?.can_undo) act({ op: "restart" });
+  },
 };
 
 const keys = { n: "next", p: "prev", r: "random", l: "copy-link", t: "copy-text", "?": "help" };
+const PLACE_KEYS = "12345678abcdh";
 
 document.addEventListener("click", (event) => {
   const button = event.target.closest("[data-action]");
   if (button) actions[button.dataset.action]?.();
 });
 
+autoBox.addEventListener("change", () => {
+  try {
+    localStorage.setItem(AUTO_KEY, autoBox.checked ? "on" : "off");
+  } catch {
+    // storage may be off; the setting then lasts as long as the page
+  }
+});
+
+function inField(event) {
+  return event.target.closest("input:not([type=checkbox]), textarea, select, [contenteditable]");
+}
+
 document.addEventListener("keydown", (event) => {
-  if (event.ctrlKey || event.metaKey || event.altKey) return;
-  if (event.key === "Escape" && !help.hidden) {
-    toggleHelp(false);
-    helpButton.focus();
+  const key = event.key.toLowerCase();
+  if ((event.ctrlKey || event.metaKey) && !event.altKey && !inField(event)) {
+    if (key === "z" && !event.shiftKey) {
+      event.preventDefault();
+      undo();
+    } else if (key === "y" || (key === "z" && event.shiftKey)) {
+      event.preventDefault();
+      redo();
+    }
     return;
   }
-  if (event.target.closest("input, textarea, select, [contenteditable]")) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.key === "Escape") {
+    if (!help.hidden) {
+      toggleHelp(false);
+      helpButton.focus();
+    } else if (selection) select(null);
+    return;
+  }
+  if (inField(event)) return;
+  if (
+    (event.key === "Enter" || event.key === " ") &&
+    event.target.matches("[data-column], [data-freecell], .foundations")
+  ) {
+    event.preventDefault();
+    choose(placeOf(event.target), null, "best");
+    return;
+  }
   if (event.key === "/") {
     event.preventDefault();
     input.focus();
     input.select();
     return;
   }
-  const action = keys[event.key] ?? keys[event.key.toLowerCase()];
+  if (key.length === 1 && PLACE_KEYS.includes(key)) {
+    event.preventDefault();
+    choose(key, null, "best");
+    return;
+  }
+  const action = keys[event.key] ?? keys[key];
   if (action) {
     event.preventDefault();
     actions[action]();
@@ -162,5 +505,6 @@ function startPython() {
   bridge.start();
 }
 
+loadAutoSetting();
 startPython();
 openFromUrl("replace");

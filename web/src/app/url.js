@@ -1,21 +1,40 @@
-// The deal lives in the URL: ?deal=617.
+// The game lives in the URL: ?deal=617&moves=5a,5b,2h,36v3 (every move made, automatic ones
+// included, in fc-solve's standard notation). The page only reads text from it and hands that
+// to Python; nothing from the URL is ever inserted as HTML.
 
-/** Return what the URL asks for: {kind: "none"} | {kind: "one", text} | {kind: "many"}. */
+/** Return what the URL asks for: {kind: "none"} | {kind: "one", text, moves} | {kind: "many"}. */
 export function readDeal(search = location.search) {
-  const values = new URLSearchParams(search).getAll("deal");
+  const params = new URLSearchParams(search);
+  const values = params.getAll("deal");
   if (values.length === 0) return { kind: "none" };
   if (values.length > 1) return { kind: "many" };
-  return { kind: "one", text: values[0] };
+  return { kind: "one", text: values[0], moves: params.getAll("moves").join(",") };
 }
 
-/** Point the URL at a deal: a new history entry, or the current one replaced. */
-export function writeDeal(number, { replace = false } = {}) {
+/**
+ * Point the URL at a game: a new history entry, or the current one replaced.
+ * The moves go in as they are (their characters need no escaping), so commas stay commas.
+ */
+export function writeGame(number, moves, { replace = false } = {}) {
   const url = new URL(location.href);
-  url.searchParams.set("deal", String(number));
+  const others = new URLSearchParams(url.search);
+  others.delete("deal");
+  others.delete("moves");
+  const rest = others.toString();
+  const tokens = moves.filter((move) => /^[1-8a-d][1-8a-dh](v[0-9]{1,2})?$/.test(move));
+  url.search =
+    `deal=${encodeURIComponent(String(number))}` +
+    (tokens.length ? `&moves=${tokens.join(",")}` : "") +
+    (rest ? `&${rest}` : "");
   if (url.href === location.href) return;
-  const state = { deal: number };
+  const state = { deal: number, moves: tokens.length };
   if (replace) history.replaceState(state, "", url);
   else history.pushState(state, "", url);
+}
+
+/** Point the URL at a deal with no moves yet. */
+export function writeDeal(number, { replace = false } = {}) {
+  writeGame(number, [], { replace });
 }
 
 /** A random deal among Windows FreeCell's million. */

@@ -1,11 +1,20 @@
 // The Python side of the page: a module worker that boots Pyodide, installs our wheel with
 // micropip and answers the page's requests by calling freecell._web.
 //
-// Protocol, page -> worker: {id, op: "open", text} | {id, op: "step", text, step}
+// Protocol, page -> worker (each op calls the freecell._web function named after the arrow):
+//   {id, op: "open", text}                      -> open_deal (deal only, no game)
+//   {id, op: "step", text, step}                -> step_deal (deal only, no game)
+//   {id, op: "game", text, moves, step}         -> new_game: opens the worker's one game,
+//                                                  replaying a link's comma-separated moves
+//   {id, op: "play", source, target, card, auto} -> play (places 1-8, a-d, h; card optional)
+//   {id, op: "card", card, auto}                -> play_card (a double click's best move)
+//   {id, op: "undo", auto} | {id, op: "redo", auto} | {id, op: "restart"}
+//   {id, op: "targets", source}                 -> targets (where a selection could go)
 // worker -> page: {type: "status", stage: "downloading" | "starting" | "installing"}
 //                 {type: "ready"} | {type: "failed", message}
 //                 {type: "reply", id, reply}   (reply is freecell._web's JSON, parsed)
 // ("step" takes the deal to step from as text, the way the user or the URL gave it.)
+// Game replies: {ok, error?, notice?, game, steps?, ...}; game is the state after the request.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 const here = new URL(".", import.meta.url);
@@ -63,13 +72,27 @@ api.then(
 const operations = {
   open: (web, { text }) => web.open_deal(String(text)),
   step: (web, { text, step }) => web.step_deal(String(text), step),
+  game: (web, { text, moves = "", step = 0 }) =>
+    web.new_game(String(text), String(moves), Number(step) || 0),
+  play: (web, { source, target, card = "", auto = true }) =>
+    web.play(String(source), String(target), String(card ?? ""), Boolean(auto)),
+  card: (web, { card, auto = true }) => web.play_card(String(card), Boolean(auto)),
+  undo: (web, { auto = true }) => web.undo(Boolean(auto)),
+  redo: (web, { auto = true }) => web.redo(Boolean(auto)),
+  restart: (web) => web.restart(),
+  targets: (web, { source }) => web.targets(String(source)),
 };
 
 self.onmessage = async ({ data }) => {
   const web = await api;
   const operation = operations[data.op];
-  const reply = operation
-    ? JSON.parse(operation(web, data))
-    : { ok: false, error: `unknown request ${String(data.op)}` };
+  let reply;
+  try {
+    reply = operation
+      ? JSON.parse(operation(web, data))
+      : { ok: false, error: `unknown request ${String(data.op)}` };
+  } catch (error) {
+    reply = { ok: false, error: `Python failed: ${String(error?.message ?? error)}` };
+  }
   postMessage({ type: "reply", id: data.id, reply });
 };

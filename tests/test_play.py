@@ -1,0 +1,461 @@
+"""Playing a deal in the page, in a real Chromium: click, drag, keys, undo, links that replay.
+
+The Python engine (freecell.Game) is the oracle: after any moves, the page must show exactly the
+engine's snapshot after the same moves. Every test opens the page at the link it needs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, cast
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from playwright.sync_api import BrowserContext, Locator, Page, ViewportSize, expect
+
+from freecell import Game
+
+pytestmark = pytest.mark.browser
+
+BOOT_MS = 60_000
+"""How long the first load may take: Pyodide downloads and starts Python."""
+PHONE: ViewportSize = {"width": 360, "height": 740}
+SOLUTIONS = Path(__file__).parent / "data" / "solutions"
+ContextFactory = Callable[..., BrowserContext]
+"""conftest's `make_context`: opens a watched browser context, for a `with` block."""
+
+TABLE_JS = """() => ({
+    cascades: Array.from(document.querySelectorAll("#board [data-column]"),
+        (column) => Array.from(column.querySelectorAll("[data-card]"), (c) => c.dataset.card)),
+    freecells: Array.from(document.querySelectorAll("[data-freecell]"),
+        (slot) => slot.querySelector("[data-card]")?.dataset.card ?? null),
+    foundations: Array.from(document.querySelectorAll("[data-foundation]"),
+        (slot) => slot.querySelector("[data-card]")?.dataset.card ?? null),
+})"""
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+def solution(number: int) -> list[str]:
+    """Return the committed fc-solve solution of a deal as move tokens, first move first."""
+    lines = (SOLUTIONS / f"{number}.txt").read_text().splitlines()
+    words = [w for line in lines for w in line.split()]
+    return [w for w in words if re.fullmatch(r"[1-8a-d][1-8a-dh](v\d+)?", w)]
+
+
+def engine_table(number: int, moves: list[str]) -> dict[str, Any]:
+    """Return what the engine says the table holds after `moves` from deal `number`."""
+    game = Game.from_deal_number(number)
+    for move in moves:
+        game.push(move)
+    snap = game.snapshot()
+    return {
+        "cascades": snap["cascades"],
+        "freecells": snap["freecells"],
+        "foundations": snap["foundations"],
+    }
+
+
+def shown_table(page: Page) -> dict[str, Any]:
+    """Return the card codes the page shows in the cascades, free cells and foundations."""
+    return cast(dict[str, Any], page.evaluate(TABLE_JS))
+
+
+def shown_moves(page: Page) -> list[str]:
+    """Return the move tokens of the game on the board (#board[data-moves])."""
+    text = page.locator("#board").get_attribute("data-moves") or ""
+    return [token for token in text.split(",") if token]
+
+
+def url_moves(page: Page) -> str:
+    """Return the `moves` parameter of the page's URL ('' when there is none)."""
+    return parse_qs(urlsplit(page.url).query).get("moves", [""])[0]
+
+
+def boot(page: Page, url: str) -> None:
+    """Open `url`, wait until Python has started and a game is on the board."""
+    page.goto(url)
+    expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+    page.wait_for_selector("#board[data-moves]")
+
+
+def open_game(page: Page, site_url: str, number: int, moves: list[str] | None = None) -> None:
+    """Open deal `number` with `moves` from a link and wait for exactly those moves."""
+    moves = moves or []
+    query = f"?deal={number}" + (f"&moves={','.join(moves)}" if moves else "")
+    boot(page, site_url + query)
+    expect_moves(page, moves)
+
+
+def expect_moves(page: Page, moves: list[str]) -> None:
+    """Wait until the board's moves are `moves`, and the URL carries them."""
+    expect(page.locator("#board")).to_have_attribute("data-moves", ",".join(moves))
+    expect(page).to_have_url(
+        re.compile(r"moves=" + re.escape(",".join(moves)) if moves else r"^[^&]*deal=\d+$")
+    )
+
+
+def card(page: Page, code: str) -> Locator:
+    """Return the element of a card, wherever it is."""
+    return page.locator(f"#table [data-card='{code}']")
+
+
+def set_auto(page: Page, on: bool) -> None:
+    """Set the safe auto-move checkbox."""
+    box = page.locator("input#auto")
+    if box.is_checked() != on:
+        box.click()
+    expect(box).to_be_checked(checked=on)
+
+
+def blur(page: Page) -> None:
+    """Move focus out of any control, so that keys go to the page's shortcuts."""
+    page.evaluate("() => document.activeElement?.blur()")
+
+
+def center(locator: Locator) -> tuple[float, float]:
+    """Return the middle of an element's visible top strip (cards overlap below it)."""
+    box = locator.bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 10)
+
+
+# --- fixtures -----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="class")
+def context(make_context: ContextFactory) -> Iterator[BrowserContext]:
+    """One desktop browser context per test class (its HTTP cache makes later loads faster)."""
+    with make_context() as opened:
+        yield opened
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Iterator[Page]:
+    """Open a new page in the class's context, with auto-move on; close it after the test."""
+    opened = context.new_page()
+    opened.add_init_script("try { localStorage.removeItem('freecell.auto-move'); } catch {}")
+    yield opened
+    opened.close()
+
+
+# --- tests --------------------------------------------------------------------------------------
+
+
+class TestClick:
+    def test_card_then_free_cell(self, page: Page, site_url: str) -> None:
+        """Clicking a cascade's bottom card and then a free cell moves it there."""
+        open_game(page, site_url, 1)
+        card(page, "6C").click()
+        expect(card(page, "6C")).to_have_attribute("aria-current", "true")
+        page.locator("[data-freecell='1']").click()
+        expect_moves(page, ["5b"])
+        expect(page.locator("[data-freecell='1'] [data-card='6C']")).to_have_count(1)
+        expect(page.locator("#moves-count")).to_have_text("1")
+        assert shown_table(page) == engine_table(1, ["5b"])
+
+    def test_click_again_drops_the_card(self, page: Page, site_url: str) -> None:
+        """Clicking the picked-up card again puts it down: nothing moves."""
+        open_game(page, site_url, 1)
+        card(page, "6C").click()
+        card(page, "6C").click()
+        expect(page.locator("[aria-current]")).to_have_count(0)
+        assert shown_moves(page) == []
+
+    def test_double_click_sends_a_card(self, page: Page, site_url: str) -> None:
+        """A double click plays the engine's best move for the card."""
+        open_game(page, site_url, 617)
+        card(page, "QH").dblclick()
+        expect_moves(page, ["82"])
+        assert shown_table(page) == engine_table(617, ["82"])
+
+    def test_auto_moves_follow(self, page: Page, site_url: str) -> None:
+        """With safe auto-move on, the safe moves home follow, each its own token."""
+        open_game(page, site_url, 1, ["5a", "5b", "5c"])
+        card(page, "JS").click()
+        page.locator("[data-freecell='3']").click()
+        expect_moves(page, ["5a", "5b", "5c", "5d", "5h"])
+        expect(page.locator("[data-foundation] [data-card='AD']")).to_have_count(1)
+
+    def test_auto_move_off_is_remembered(self, page: Page, site_url: str) -> None:
+        """With auto-move off only the user's move is played, and the setting survives a reload."""
+        open_game(page, site_url, 1, ["5a", "5b", "5c"])
+        set_auto(page, False)
+        card(page, "JS").click()
+        page.locator("[data-freecell='3']").click()
+        expect_moves(page, ["5a", "5b", "5c", "5d"])
+        other = page.context.new_page()
+        try:
+            boot(other, page.url)
+            expect(other.locator("input#auto")).not_to_be_checked()
+        finally:
+            other.close()
+
+
+class TestDrag:
+    def test_mouse_drag_to_a_cascade(self, page: Page, site_url: str) -> None:
+        """Dragging a card with the mouse onto a cascade where it fits moves it."""
+        open_game(page, site_url, 617)
+        x, y = center(card(page, "QH"))
+        tx, ty = center(page.locator("[data-column='2'] [data-card]").last)
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x + 10, y + 10, steps=3)
+        expect(page.locator(".drag-ghost")).to_have_count(1)
+        page.mouse.move(tx, ty + 20, steps=8)
+        page.mouse.up()
+        expect_moves(page, ["82"])
+        expect(page.locator(".drag-ghost, .dragging")).to_have_count(0)
+        assert shown_table(page) == engine_table(617, ["82"])
+
+    def test_mouse_drag_to_a_free_cell(self, page: Page, site_url: str) -> None:
+        """Dragging a card onto an empty free cell moves it there."""
+        open_game(page, site_url, 617)
+        x, y = center(card(page, "QH"))
+        tx, ty = center(page.locator("[data-freecell='2']"))
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(tx, ty + 20, steps=10)
+        page.mouse.up()
+        expect_moves(page, ["8c"])
+
+    def test_refused_drop_changes_nothing(self, page: Page, site_url: str) -> None:
+        """A drop where the card cannot go is refused with the reason; the card stays."""
+        open_game(page, site_url, 617)
+        before = shown_table(page)
+        x, y = center(card(page, "QH"))
+        tx, ty = center(page.locator("[data-foundation='0']"))
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(tx, ty + 20, steps=10)
+        page.mouse.up()
+        expect(page.get_by_role("alert")).to_contain_text("cannot go to the foundations")
+        assert shown_table(page) == before
+        assert shown_moves(page) == []
+
+
+class TestKeyboard:
+    def test_digit_then_letter(self, page: Page, site_url: str) -> None:
+        """A cascade's digit picks its bottom card (shown selected); a letter puts it in a cell."""
+        open_game(page, site_url, 1)
+        blur(page)
+        page.keyboard.press("5")
+        expect(card(page, "6C")).to_have_attribute("aria-current", "true")
+        expect(page.locator("[data-column='5']")).to_have_attribute("data-selected", "true")
+        page.keyboard.press("a")
+        expect_moves(page, ["5a"])
+        page.keyboard.press("a")
+        page.keyboard.press("5")
+        expect(page.get_by_role("alert")).to_contain_text("does not fit")
+        assert shown_moves(page) == ["5a"]
+
+    def test_escape_cancels(self, page: Page, site_url: str) -> None:
+        """Escape puts the picked-up card back; the next key picks a source again."""
+        open_game(page, site_url, 1)
+        blur(page)
+        page.keyboard.press("5")
+        expect(page.locator("[aria-current]")).to_have_count(1)
+        page.keyboard.press("Escape")
+        expect(page.locator("[aria-current]")).to_have_count(0)
+        page.keyboard.press("1")
+        page.keyboard.press("b")
+        expect_moves(page, ["1b"])
+
+    def test_same_key_twice_is_the_best_move(self, page: Page, site_url: str) -> None:
+        """Pressing a cascade's digit twice plays the engine's best move for its bottom card."""
+        open_game(page, site_url, 617)
+        blur(page)
+        page.keyboard.press("8")
+        page.keyboard.press("8")
+        expect_moves(page, ["82"])
+
+    def test_tab_and_enter(self, page: Page, site_url: str) -> None:
+        """A cascade and a free cell reached with Tab take Enter to pick up and put down."""
+        open_game(page, site_url, 1)
+        page.locator("[data-column='5']").focus()
+        page.keyboard.press("Enter")
+        page.locator("[data-freecell='2']").focus()
+        expect(page.locator("[data-freecell='2']")).to_be_focused()
+        page.keyboard.press("Enter")
+        expect_moves(page, ["5c"])
+
+
+class TestUndoRedo:
+    def test_buttons(self, page: Page, site_url: str) -> None:
+        """Undo and Redo buttons take back and replay moves; the counter follows."""
+        open_game(page, site_url, 1, ["5a", "5b"])
+        page.locator("[data-action=undo]").click()
+        expect_moves(page, ["5a"])
+        expect(page.locator("#moves-count")).to_have_text("1")
+        page.locator("[data-action=redo]").click()
+        expect_moves(page, ["5a", "5b"])
+        expect(page.locator("[data-action=redo]")).to_be_disabled()
+
+    def test_keys(self, page: Page, site_url: str) -> None:
+        """Ctrl+Z undoes; Ctrl+Y and Ctrl+Shift+Z redo."""
+        open_game(page, site_url, 1, ["5a", "5b", "5c"])
+        blur(page)
+        page.keyboard.press("Control+z")
+        expect_moves(page, ["5a", "5b"])
+        page.keyboard.press("Control+z")
+        expect_moves(page, ["5a"])
+        page.keyboard.press("Control+y")
+        expect_moves(page, ["5a", "5b"])
+        page.keyboard.press("Control+Shift+Z")
+        expect_moves(page, ["5a", "5b", "5c"])
+
+    def test_undo_takes_back_the_auto_moves_too(self, page: Page, site_url: str) -> None:
+        """One undo takes back a move and the automatic moves that followed it."""
+        open_game(page, site_url, 1, ["5a", "5b", "5c"])
+        blur(page)
+        page.keyboard.press("5")
+        page.keyboard.press("d")
+        expect_moves(page, ["5a", "5b", "5c", "5d", "5h"])
+        page.keyboard.press("Control+z")
+        expect_moves(page, ["5a", "5b", "5c"])
+        assert shown_table(page) == engine_table(1, ["5a", "5b", "5c"])
+
+    def test_restart(self, page: Page, site_url: str) -> None:
+        """Restart shows the deal again; Redo replays the moves, so nothing is lost."""
+        open_game(page, site_url, 1, ["5a", "5b"])
+        page.locator("[data-action=restart]").click()
+        expect_moves(page, [])
+        assert shown_table(page) == engine_table(1, [])
+        page.locator("[data-action=redo]").click()
+        expect_moves(page, ["5a"])
+
+
+class TestLinks:
+    def test_win_from_a_shared_link(self, page: Page, site_url: str) -> None:
+        """A link to deal 1 one move from the end, then the last move by clicking, wins."""
+        moves = solution(1)
+        last = moves[-1]
+        assert last == "ch"
+        open_game(page, site_url, 1, moves[:-1])
+        expect(page.locator("html")).not_to_have_attribute("data-won", re.compile(".*"))
+        page.locator("[data-freecell='2'] [data-card]").click()
+        page.locator("[data-foundation='0']").click()
+        expect(page.locator("html")).to_have_attribute("data-won", "true")
+        expect(page.locator("#win")).to_be_visible()
+        expect(page.locator("#win")).to_contain_text("You won deal #1")
+        assert shown_moves(page) == moves
+        page.locator("[data-action=play-next]").click()
+        expect(page.locator("#board")).to_have_attribute("data-deal", "2")
+        expect(page.locator("html")).not_to_have_attribute("data-won", re.compile(".*"))
+
+    def test_reload_restores_the_exact_board(self, page: Page, site_url: str) -> None:
+        """A half-played link, opened and reloaded, shows the engine's board after its moves."""
+        moves = solution(617)[:40]
+        open_game(page, site_url, 617, moves)
+        expected = engine_table(617, moves)
+        assert shown_table(page) == expected
+        page.reload()
+        page.wait_for_selector("html[data-state=ready]", timeout=BOOT_MS)
+        expect_moves(page, moves)
+        assert shown_table(page) == expected
+
+    def test_played_moves_reach_the_url(self, page: Page, site_url: str) -> None:
+        """After moves, the page's own URL reopens the same game elsewhere."""
+        open_game(page, site_url, 1)
+        card(page, "6C").dblclick()
+        expect_moves(page, ["5a"])
+        other = page.context.new_page()
+        try:
+            boot(other, page.url)
+            expect_moves(other, ["5a"])
+            assert shown_table(other) == engine_table(1, ["5a"])
+        finally:
+            other.close()
+
+    def test_link_ignores_the_auto_setting(self, page: Page, site_url: str) -> None:
+        """A link replays its moves exactly even with auto-move on: no automatic moves added."""
+        open_game(page, site_url, 1, ["5a", "5b", "5c", "5d"])
+        expect(page.locator("input#auto")).to_be_checked()
+        assert shown_table(page) == engine_table(1, ["5a", "5b", "5c", "5d"])
+
+    @pytest.mark.parametrize(
+        ("moves", "played", "bad"),
+        [("5a,5b,zz,5c", ["5a", "5b"], "'zz'"), ("5a,2h,5b", ["5a"], "'2h'"),
+         ("<img src=x onerror=window.__xss=1>", [], "<img")],
+    )  # fmt: skip
+    def test_bad_moves_are_reported(
+        self, page: Page, site_url: str, moves: str, played: list[str], bad: str
+    ) -> None:
+        """A bad token is reported; the game is replayed up to it and the URL corrected."""
+        boot(page, f"{site_url}?deal=1&moves={moves}")
+        expect(page.get_by_role("alert")).to_contain_text(bad)
+        expect_moves(page, played)
+        assert url_moves(page) == ",".join(played)
+        assert shown_table(page) == engine_table(1, played)
+        expect(page.locator("img[src='x']")).to_have_count(0)
+        assert page.evaluate("() => typeof window.__xss === 'undefined'")
+
+    def test_back_and_forward(self, page: Page, site_url: str) -> None:
+        """A new deal is a history entry; going back restores the game with its moves."""
+        open_game(page, site_url, 1, ["5a"])
+        card(page, "8H").dblclick()
+        expect_moves(page, ["5a", "52"])
+        page.locator("[data-action=next]").click()
+        expect(page.locator("#board")).to_have_attribute("data-deal", "2")
+        expect_moves(page, [])
+        page.go_back()
+        expect(page.locator("#board")).to_have_attribute("data-deal", "1")
+        expect_moves(page, ["5a", "52"])
+        page.go_forward()
+        expect(page.locator("#board")).to_have_attribute("data-deal", "2")
+
+
+class TestIllegal:
+    def test_illegal_move_shows_the_reason(self, page: Page, site_url: str) -> None:
+        """A refused move says why in the alert and changes nothing."""
+        open_game(page, site_url, 1, ["5a"])
+        before = shown_table(page)
+        card(page, "9C").click()
+        page.locator("[data-foundation='2']").click()
+        expect(page.get_by_role("alert")).to_contain_text(
+            "9C cannot go to the foundations, which need the AC next"
+        )
+        assert shown_table(page) == before
+        assert shown_moves(page) == ["5a"]
+        assert url_moves(page) == "5a"
+        expect(page.locator("#moves-count")).to_have_text("1")
+
+
+class TestLook:
+    @pytest.mark.parametrize(
+        ("name", "options"),
+        [
+            ("desktop-light", {"color_scheme": "light"}),
+            ("phone-dark", {"viewport": PHONE, "is_mobile": True, "has_touch": True,
+                            "device_scale_factor": 2, "color_scheme": "dark"}),
+        ],
+    )  # fmt: skip
+    def test_mid_game(
+        self,
+        make_context: ContextFactory,
+        site_url: str,
+        request: pytest.FixtureRequest,
+        name: str,
+        options: dict[str, Any],
+    ) -> None:
+        """Mid-game, with long cascades and a selection, nothing scrolls sideways; screenshots."""
+        moves = solution(617)[:70]
+        with make_context(**options) as opened:
+            page = opened.new_page()
+            open_game(page, site_url, 617, moves)
+            longest = max(len(column) for column in engine_table(617, moves)["cascades"])
+            assert longest >= 12
+            page.locator("#board [data-column] [data-card]").last.click()
+            expect(page.locator("[aria-current]").first).to_be_visible()
+            width = page.viewport_size["width"] if page.viewport_size else 1280
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+            for index in range(8):
+                box = page.locator(f"[data-column='{index + 1}']").bounding_box()
+                assert box is not None
+                assert box["x"] >= 0
+                assert box["x"] + box["width"] <= width
+            path = request.config.rootpath / "test-results" / f"screenshot-play-{name}.png"
+            page.screenshot(path=path, full_page=True)
