@@ -24,29 +24,45 @@ function status(stage) {
   postMessage({ type: "status", stage });
 }
 
-// The runtime's two big files finishing their download is our sign that Python is starting.
+const START_TIMEOUT_MS = 45_000; // after the downloads, Python starts in a few seconds
+
+// Watches the downloads: a runtime file that answers with an HTTP error fails the boot at once
+// (loadPyodide may never settle when its WebAssembly is missing), and once the two big files
+// are in, Python is starting and must be ready within START_TIMEOUT_MS.
 function watchDownloads() {
   const pending = new Set(["pyodide.asm.wasm", "python_stdlib.zip"]);
+  let reject;
+  const failure = new Promise((_, fail) => {
+    reject = fail;
+  });
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
-      pending.delete(entry.name.split("/").pop());
+      const name = entry.name.split("?")[0].split("/").pop();
+      if (entry.name.startsWith(root.href) && entry.responseStatus >= 400) {
+        reject(new Error(`${name} could not be downloaded (HTTP ${entry.responseStatus})`));
+      }
+      pending.delete(name);
     }
     if (pending.size === 0) {
       observer.disconnect();
       status("starting");
+      setTimeout(() => reject(new Error("Python did not start")), START_TIMEOUT_MS);
     }
   });
   observer.observe({ type: "resource", buffered: true });
+  return failure;
 }
 
 async function boot() {
   status("downloading");
-  watchDownloads();
   const manifest = fetch(new URL("manifest.json", root)).then((response) => {
     if (!response.ok) throw new Error(`manifest.json: HTTP ${response.status}`);
     return response.json();
   });
-  const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", root).href });
+  const pyodide = await Promise.race([
+    loadPyodide({ indexURL: new URL("pyodide/", root).href }),
+    watchDownloads(),
+  ]);
   const files = await manifest;
   status("installing");
   // By URL: the runtime's lockfile names a micropip build whose hash differs from PyPI's.
