@@ -459,3 +459,32 @@ class TestLook:
                 assert box["x"] + box["width"] <= width
             path = request.config.rootpath / "test-results" / f"screenshot-play-{name}.png"
             page.screenshot(path=path, full_page=True)
+
+
+@pytest.mark.browser
+class TestTouch:
+    def test_touch_drag_to_a_free_cell(self, make_context: ContextFactory, site_url: str) -> None:
+        """A finger dragging a cascade's bottom card onto a free cell makes that move."""
+        phone = {"width": 360, "height": 740}
+        with make_context(viewport=phone, has_touch=True, is_mobile=True) as context:
+            page = context.new_page()
+            boot(page, f"{site_url}?deal=1")
+            cdp = context.new_cdp_session(page)
+            source = page.locator("[data-column='5'] [data-card]").last.bounding_box()
+            target = page.locator("[data-freecell='0']").bounding_box()
+            assert source is not None
+            assert target is not None
+            x0, y0 = source["x"] + source["width"] / 2, source["y"] + source["height"] / 2
+            x1, y1 = target["x"] + target["width"] / 2, target["y"] + target["height"] / 2
+            cdp.send(
+                "Input.dispatchTouchEvent",
+                {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]},
+            )
+            for i in range(1, 11):
+                point = {"x": x0 + (x1 - x0) * i / 10, "y": y0 + (y1 - y0) * i / 10}
+                cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+            expect(page.locator("#board")).to_have_attribute("data-moves", "5a")
+            expect(page.locator("[data-freecell='0'] [data-card]")).to_have_attribute(
+                "data-card", "6C"
+            )
