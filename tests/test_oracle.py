@@ -1,7 +1,9 @@
-"""Differential tests against pysol-cards, an independent implementation."""
+"""Differential tests against pysol-cards and fc-solve, two independent implementations."""
 
 import hashlib
 import random
+import shutil
+import subprocess
 
 import pytest
 from pysol_cards.cards import CardRenderer  # type: ignore[import-untyped]
@@ -54,3 +56,17 @@ class TestAgainstPysolCards:
         for board in format_boards(range(1, 32001)):
             h.update(board.encode())
         assert h.hexdigest() == GOLDEN_1_32000
+
+
+class TestAgainstFcSolve:
+    def test_fc_solve_board_generator(self) -> None:
+        """Our boards equal fc-solve's `make-microsoft-freecell-board -t N` (Debian's C tool)."""
+        tool = shutil.which("make-microsoft-freecell-board")
+        if tool is None:
+            pytest.fail("install Debian's freecell-solver-bin (`.ci/run` does) for this oracle")
+        numbers = spread_numbers(400)
+        theirs = [
+            subprocess.run([tool, "-t", str(n)], capture_output=True, text=True, check=True).stdout
+            for n in numbers
+        ]
+        assert list(format_boards(numbers)) == theirs
