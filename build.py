@@ -35,6 +35,12 @@ WEB = ROOT / "web"
 DIST = ROOT / "dist"
 PYODIDE = WEB / "node_modules" / "pyodide"
 MICROPIP_DIR = ROOT / "build" / "micropip"
+STDLIB_DIR = ROOT / "build" / "stdlib"
+COMPILE_STDLIB = WEB / "tools" / "compile_stdlib.mjs"
+# Left out of the page's standard library (unless its boot imports them): developer tools that
+# a page never runs. Everything else stays importable.
+STDLIB_EXCLUDED = ["__phello__/", "_pyrepl/", "doctest.py", "pdb.py", "pydoc.py", "unittest/"]
+SERVICE_WORKER = "sw.js"
 # The runtime files the page loads; the package's other files (maps, the classic pyodide.js,
 # console pages, type declarations) stay out of the site.
 PYODIDE_FILES = [
@@ -139,11 +145,56 @@ def download_micropip(file_name: str) -> Path:
     return wheel
 
 
+def compile_stdlib(runtime: dict[str, str], micropip: Path, dealer: Path) -> Path:
+    """Return the page's standard library, compiled to bytecode by the runtime itself (cached).
+
+    web/tools/compile_stdlib.mjs boots the runtime under Node.js, runs the page's boot and
+    records what it imports; build/stdlib/ keeps one result per runtime version and inputs.
+    """
+    h = hashlib.sha256(f"{runtime['pyodide']}\0{STDLIB_EXCLUDED}".encode())
+    for path in (COMPILE_STDLIB, PYODIDE / "python_stdlib.zip", micropip, dealer):
+        h.update(path.read_bytes())
+    folder = STDLIB_DIR / f"{runtime['pyodide']}-{h.hexdigest()[:16]}"
+    result = folder / "python_stdlib.zip"
+    if result.exists():
+        return result
+    if shutil.which("node") is None:
+        log("node is missing: install Node.js (Debian: apt-get install nodejs)")
+        sys.exit(1)
+    log(f"compiling the standard library to bytecode in Pyodide {runtime['pyodide']}")
+    shutil.rmtree(STDLIB_DIR, ignore_errors=True)
+    folder.mkdir(parents=True)
+    partial = folder / "python_stdlib.zip.partial"
+    run("node", COMPILE_STDLIB, PYODIDE, micropip, dealer, partial, *STDLIB_EXCLUDED)
+    partial.rename(result)
+    return result
+
+
+def write_service_worker(build: str) -> None:
+    """Give dist/sw.js the build's id and the site's files, so a new build replaces its cache."""
+    skipped = {SERVICE_WORKER, "pyodide/python_stdlib.zip"}  # the page loads stdlib/'s
+    files = sorted(
+        name
+        for path in DIST.rglob("*")
+        if path.is_file()
+        and not path.name.startswith(".")
+        and (name := path.relative_to(DIST).as_posix()) not in skipped
+    )
+    sw = DIST / SERVICE_WORKER
+    text = sw.read_text()
+    for placeholder, value in (('"BUILD"', build), ("[/* FILES */]", files)):
+        if placeholder not in text:
+            sys.exit(f"build.py: {placeholder} is missing from web/src/{SERVICE_WORKER}")
+        text = text.replace(placeholder, json.dumps(value), 1)
+    sw.write_text(text)
+
+
 def build_site() -> None:
     """Build dist/: the page, the runtime, micropip and our wheel, with relative URLs only."""
     dealer = build_wheel()
     runtime = install_runtime()
     micropip = download_micropip(runtime["micropip"])
+    stdlib = compile_stdlib(runtime, micropip, dealer)
     log("building dist/")
     shutil.rmtree(DIST, ignore_errors=True)
     shutil.copytree(WEB / "src", DIST)
@@ -155,12 +206,21 @@ def build_site() -> None:
     dealer_dir.mkdir(parents=True)
     shutil.copy2(dealer, dealer_dir / dealer.name)
     shutil.copy2(micropip, DIST / "wheels" / micropip.name)
+    # The stdlib keeps its stock name (python_stdlib.zip) in a folder named by its content; the
+    # stock one stays in pyodide/ for comparison (bench/bench_web.py) but the page never loads it.
+    stdlib_dir = DIST / "stdlib" / digest([stdlib])[:12]
+    stdlib_dir.mkdir(parents=True)
+    shutil.copy2(stdlib, stdlib_dir / stdlib.name)
+    site = sorted(path for path in DIST.rglob("*") if path.is_file())
     manifest = {
         "pyodide": runtime["pyodide"],
+        "build": digest(site)[:16],
+        "stdlib": f"{stdlib_dir.relative_to(DIST)}/{stdlib.name}",
         "micropip": f"wheels/{micropip.name}",
         "dealer": f"{dealer_dir.relative_to(DIST)}/{dealer.name}",
     }
     (DIST / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    write_service_worker(manifest["build"])
     (DIST / ".nojekyll").write_text("")  # GitHub Pages: serve the files as they are
 
 

@@ -2,6 +2,24 @@
 
 const BOOT_TIMEOUT_MS = 120_000; // loadPyodide may never settle if WebAssembly cannot start
 
+// The service worker (../sw.js) makes repeat visits fast and the site work offline. It is
+// registered once Python is ready, so a first visit's downloads have the network to themselves;
+// meanwhile a worker started while no service worker controls the page copies the runtime files
+// it downloads into the build's cache (worker.js), so the service worker need not download them
+// again. Without service workers (or on plain http) the page works the same, uncached.
+const serviceWorkers = globalThis.isSecureContext ? navigator.serviceWorker : undefined;
+let registered = false;
+
+function registerServiceWorker() {
+  if (!serviceWorkers || registered) return;
+  registered = true;
+  serviceWorkers
+    .register(new URL("../sw.js", import.meta.url), { scope: new URL("../", import.meta.url).href })
+    .catch(() => {
+      // no offline copy then; the page itself works on
+    });
+}
+
 export class PythonBridge {
   /** @param {{onStatus(stage: string): void, onReady(): void, onFailed(message: string): void}} hooks */
   constructor(hooks) {
@@ -15,7 +33,9 @@ export class PythonBridge {
   /** Start (or restart) the worker. Requests still unanswered are sent again. */
   start() {
     this.stop();
-    const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    // The worker's name tells it whether to fill the service worker's cache (see above).
+    const name = serviceWorkers && !serviceWorkers.controller ? "fill-cache" : "python";
+    const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name });
     this.worker = worker;
     this.timer = setTimeout(
       () => this.fail("Python did not start within two minutes."),
@@ -27,6 +47,7 @@ export class PythonBridge {
       else if (data.type === "ready") {
         clearTimeout(this.timer);
         this.hooks.onReady();
+        registerServiceWorker();
       } else if (data.type === "failed") this.fail(data.message);
       else if (data.type === "reply") {
         const waiting = this.waiting.get(data.id);

@@ -15,13 +15,40 @@
 //                 {type: "reply", id, reply}   (reply is freecell._web's JSON, parsed)
 // ("step" takes the deal to step from as text, the way the user or the URL gave it.)
 // Game replies: {ok, error?, notice?, game, steps?, ...}; game is the state after the request.
-import { loadPyodide } from "../pyodide/pyodide.mjs";
-
+// Boot, as parallel as it can be: the manifest, the runtime module and our wheel are fetched at
+// once; loadPyodide downloads the WebAssembly, the standard library (compiled to bytecode at
+// build time, see build.py) and micropip's wheel together while the runtime starts.
 const here = new URL(".", import.meta.url);
 const root = new URL("../", here);
 
 function status(stage) {
   postMessage({ type: "status", stage });
+}
+
+function fetchOk(url, what = url.pathname.split("/").pop()) {
+  return fetch(url).then((response) => {
+    if (!response.ok) throw new Error(`${what} could not be downloaded (HTTP ${response.status})`);
+    return response;
+  });
+}
+
+// When no service worker controls the page yet (bridge.js names this worker "fill-cache"), a
+// copy of each file this worker downloads goes into the build's cache, which the service worker
+// then serves: a first visit downloads the runtime once, not twice.
+function fillCache(manifest) {
+  if (self.name !== "fill-cache" || !self.caches) return;
+  const cache = manifest.then((files) => caches.open(`freecell-${files.build}`));
+  cache.catch(() => {});
+  const download = self.fetch.bind(self);
+  self.fetch = async (input, init) => {
+    const response = await download(input, init);
+    const url = response.url.split("?")[0];
+    if (response.ok && response.type === "basic" && url.startsWith(root.href)) {
+      const copy = response.clone();
+      cache.then((open) => open.put(url, copy)).catch(() => {});
+    }
+    return response;
+  };
 }
 
 const START_TIMEOUT_MS = 45_000; // after the downloads, Python starts in a few seconds
@@ -55,28 +82,43 @@ function watchDownloads() {
 
 async function boot() {
   status("downloading");
-  const manifest = fetch(new URL("manifest.json", root)).then((response) => {
-    if (!response.ok) throw new Error(`manifest.json: HTTP ${response.status}`);
-    return response.json();
+  const failure = watchDownloads();
+  failure.catch(() => {});
+  const manifest = fetchOk(new URL("manifest.json", root)).then((response) => response.json());
+  fillCache(manifest);
+  // Our wheel downloads meanwhile; micropip installs it from the in-memory file system.
+  const dealer = manifest.then(async (files) => {
+    const response = await fetchOk(new URL(files.dealer, root));
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    return { name: files.dealer.split("/").pop(), bytes };
   });
+  dealer.catch(() => {});
+  const runtime = import("../pyodide/pyodide.mjs");
+  const [{ loadPyodide }, files] = await Promise.race([Promise.all([runtime, manifest]), failure]);
+  performance.mark("runtime-module");
   const pyodide = await Promise.race([
-    loadPyodide({ indexURL: new URL("pyodide/", root).href }),
-    watchDownloads(),
+    loadPyodide({
+      indexURL: new URL("pyodide/", root).href,
+      stdLibURL: new URL(files.stdlib, root).href,
+      // By URL: the runtime's lockfile names a micropip build whose hash differs from ours.
+      packages: [new URL(files.micropip, root).href],
+    }),
+    failure,
   ]);
-  const files = await manifest;
+  performance.mark("python-started");
+  if (!pyodide.loadedPackages.micropip) throw new Error("micropip could not be loaded");
   status("installing");
-  // By URL: the runtime's lockfile names a micropip build whose hash differs from PyPI's.
-  const problems = [];
-  await pyodide.loadPackage(new URL(files.micropip, root).href, {
-    checkIntegrity: false,
-    messageCallback: () => {},
-    errorCallback: (message) => problems.push(message),
-  });
-  if (problems.length) throw new Error(`micropip could not be loaded: ${problems.join(" ")}`);
+  const wheel = await Promise.race([dealer, failure]);
+  const path = `/tmp/${wheel.name}`;
+  pyodide.FS.writeFile(path, wheel.bytes);
   const micropip = pyodide.pyimport("micropip");
-  await micropip.install(new URL(files.dealer, root).href);
+  performance.mark("micropip-imported");
+  await micropip.install(`emfs:${path}`);
   micropip.destroy();
-  return pyodide.pyimport("freecell._web");
+  performance.mark("dealer-installed");
+  const web = pyodide.pyimport("freecell._web");
+  performance.mark("dealer-imported");
+  return web;
 }
 
 const api = boot();

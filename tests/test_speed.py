@@ -1,0 +1,147 @@
+"""The start-up optimisations, in a real Chromium: the compiled stdlib, the offline copy, subpaths.
+
+Timings are not tested here; bench/bench_web.py measures them (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, Request, expect
+
+from freecell import CARD_CODES, deal
+
+pytestmark = pytest.mark.browser
+
+ROOT_DIST = Path(__file__).resolve().parent.parent / "dist"
+BOOT_MS = 60_000
+ContextFactory = Callable[..., BrowserContext]
+BOARD_JS = """() => Array.from(document.querySelectorAll("#board [data-column]"),
+    (column) => Array.from(column.querySelectorAll("[data-card]"), (card) => card.dataset.card))"""
+ACTIVE_JS = """() => navigator.serviceWorker.getRegistration()
+    .then((registration) => registration?.active?.state === "activated")"""
+
+
+def manifest() -> dict[str, Any]:
+    """Return dist/manifest.json."""
+    return dict(json.loads((ROOT_DIST / "manifest.json").read_text()))
+
+
+def boot(page: Page, url: str) -> None:
+    """Open `url` and wait until Python has started."""
+    page.goto(url)
+    expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+
+
+def assert_board(page: Page, number: int) -> None:
+    """Assert the board shows exactly the dealer's deal `number`."""
+    page.wait_for_selector(f"#board[data-deal='{number}']", timeout=BOOT_MS)
+    wanted = [[CARD_CODES[card] for card in column] for column in deal(number).columns]
+    assert page.evaluate(BOARD_JS) == wanted
+
+
+def offline_copy_ready(page: Page) -> None:
+    """Wait until the service worker is active: the site's files are then in its cache."""
+    page.wait_for_function(ACTIVE_JS, timeout=BOOT_MS)
+
+
+class TestCompiledStdlib:
+    def test_the_zip_holds_bytecode(self) -> None:
+        """The page's stdlib is compiled (legacy `.pyc` layout) and the stock one stays too."""
+        files = manifest()
+        assert re.fullmatch(r"stdlib/[0-9a-f]{12}/python_stdlib\.zip", files["stdlib"])
+        assert (ROOT_DIST / "pyodide" / "python_stdlib.zip").is_file()
+        with zipfile.ZipFile(ROOT_DIST / files["stdlib"]) as stdlib:
+            names = set(stdlib.namelist())
+        for module in ("encodings/__init__", "json/__init__", "asyncio/__init__", "typing"):
+            assert f"{module}.pyc" in names
+            assert f"{module}.py" not in names
+        assert "unittest/__init__.py" not in names
+        assert "unittest/__init__.pyc" not in names
+
+    def test_the_page_loads_the_compiled_stdlib(
+        self, make_context: ContextFactory, site_url: str
+    ) -> None:
+        """The page downloads the compiled stdlib, not the stock one, and deals with it."""
+        requested: list[str] = []
+
+        def record(request: Request) -> None:
+            requested.append(request.url)
+
+        with make_context() as context:
+            context.on("request", record)
+            page = context.new_page()
+            boot(page, f"{site_url}?deal=617")
+            assert_board(page, 617)
+        assert f"{site_url}{manifest()['stdlib']}" in requested
+        assert f"{site_url}pyodide/python_stdlib.zip" not in requested
+
+    @pytest.mark.console_errors_expected
+    def test_a_missing_compiled_stdlib_is_an_error_then_retry(
+        self, make_context: ContextFactory, site_url: str
+    ) -> None:
+        """A 404 on the compiled stdlib gives the error state; Retry then recovers."""
+        pattern = "**/stdlib/*/python_stdlib.zip"
+        with make_context() as context:
+            page = context.new_page()
+            page.route(pattern, lambda route: route.fulfill(status=404, body="missing"))
+            page.goto(f"{site_url}?deal=617")
+            html = page.locator("html")
+            expect(html).to_have_attribute("data-state", "error", timeout=BOOT_MS)
+            expect(page.get_by_role("alert")).to_contain_text("Python could not be loaded")
+            page.unroute(pattern)
+            page.locator("[data-action=retry]").click()
+            expect(html).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+            assert_board(page, 617)
+
+
+class TestServiceWorker:
+    @pytest.mark.parametrize("where", ["root", "subpath"])
+    def test_second_visit_works_offline(
+        self, make_context: ContextFactory, site_url: str, subpath_url: str, where: str
+    ) -> None:
+        """After one visit the site works offline, at the root and under a subpath."""
+        base = site_url if where == "root" else subpath_url
+        with make_context() as context:
+            page = context.new_page()
+            boot(page, f"{base}?deal=617")
+            assert_board(page, 617)
+            offline_copy_ready(page)
+            scope = page.evaluate(
+                "() => navigator.serviceWorker.getRegistration().then((r) => r.scope)"
+            )
+            assert scope == base
+            context.set_offline(True)
+            page.goto(f"{base}?deal=618")
+            expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+            assert_board(page, 618)
+            page.locator("[data-action=next]").click()
+            assert_board(page, 619)
+            assert page.evaluate("() => navigator.serviceWorker.controller !== null")
+
+    def test_subpath_requests_stay_under_it(
+        self, make_context: ContextFactory, subpath_url: str
+    ) -> None:
+        """From a subpath, the first and the repeat visit request nothing outside it."""
+        requested: list[str] = []
+
+        def record(request: Request) -> None:
+            if request.url.startswith("http"):
+                requested.append(request.url)
+
+        with make_context() as context:
+            context.on("request", record)
+            page = context.new_page()
+            boot(page, f"{subpath_url}?deal=617")
+            offline_copy_ready(page)
+            page.reload()
+            expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+            assert_board(page, 617)
+        assert requested
+        assert [url for url in requested if not url.startswith(subpath_url)] == []
