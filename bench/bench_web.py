@@ -1,10 +1,14 @@
-"""Measure the page in headless Chromium against a bare Pyodide boot, side by side.
+"""Measure the page in headless Chromium against a bare Pyodide boot, and the dealer, side by side.
 
-Run with `python3 build.py bench` (it builds dist/ first). Cold loads alternate between the app
-(`index.html?deal=617`, timed to the 52 cards in the DOM) and a bare page that only calls
-`loadPyodide()` from the same dist/ (timed to its promise settling), each in a fresh browser
-context, so neither has a cache. Then: a repeat visit of the app in a warm context, 100 deal
-changes with the Next button, and the bytes each cold load downloads.
+Run with `python3 build.py bench` (it builds dist/ first); it prints a table and writes it into
+docs/performance.md. Cold loads alternate between the app (`index.html?deal=617`, timed to the
+52 cards in the DOM) and a bare page that only calls `loadPyodide()` with the stock files from
+the same dist/ (timed to its promise settling), each in a fresh browser context, so neither has a
+cache. Then repeat visits of the app (a fresh context visited once, its service worker installed,
+then visited again), 100 deal changes with the Next button, the bytes each cold load downloads,
+and the dealer's throughput against pysol-cards (bench_dealer.py's functions).
+
+The site is served from a private copy of dist/, so a rebuild meanwhile changes nothing.
 """
 
 from __future__ import annotations
@@ -12,10 +16,14 @@ from __future__ import annotations
 import argparse
 import functools
 import http.server
+import math
 import os
+import platform
 import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -27,7 +35,12 @@ from playwright.sync_api import Browser, BrowserContext, Page, Request, sync_pla
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench_dealer import ours, pysol, time_once  # noqa: E402 - the dealer's benchmark
 from build import DIST, SiteHandler  # noqa: E402 - build.py lives at the root
+
+DOC = ROOT / "docs" / "performance.md"
+BEGIN, END = "<!-- bench_web.py: begin -->", "<!-- bench_web.py: end -->"
+TARGETS = {"cold": 0.80, "repeat": 0.50, "p95": 16.0, "extra_mb": 1.0, "dealer": 8.0}
 
 LAUNCH_ARGS = [
     "--no-sandbox",
@@ -113,10 +126,18 @@ def load(context: BrowserContext, url: str) -> tuple[Page, float, int]:
     page = context.new_page()
     page.add_init_script(FIRST_BOARD_SCRIPT)
     page.goto(url)
-    page.wait_for_function("window.__done !== undefined", timeout=120_000)
+    page.wait_for_function("window.__done !== undefined", timeout=60_000)
     elapsed = float(page.evaluate("window.__done"))
     context.remove_listener("requestfinished", count)
     return page, elapsed, received
+
+
+def wait_for_offline_copy(page: Page) -> None:
+    """Wait until the page's service worker is active (its cache is then complete)."""
+    page.wait_for_function(
+        "navigator.serviceWorker.getRegistration().then((r) => r?.active?.state === 'activated')",
+        timeout=60_000,
+    )
 
 
 def median_text(values: list[float], unit: str = "ms") -> str:
@@ -124,8 +145,14 @@ def median_text(values: list[float], unit: str = "ms") -> str:
     return f"{statistics.median(values):,.0f} {unit} ({min(values):,.0f}-{max(values):,.0f})"
 
 
+def percentile(values: list[float], fraction: float) -> float:
+    """Return the nearest-rank percentile of the values."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(len(ordered) * fraction) - 1)]
+
+
 def measure(browser: Browser, base: str, rounds: int) -> dict[str, Any]:
-    """Run every measurement and return the figures."""
+    """Run every browser measurement and return the figures."""
     app_url, bare_url = f"{base}index.html?deal=617", f"{base}bench-bare.html"
     app: list[float] = []
     bare: list[float] = []
@@ -138,13 +165,17 @@ def measure(browser: Browser, base: str, rounds: int) -> dict[str, Any]:
             times.append(elapsed)
             sizes.append(received)
             context.close()
-    repeat = []
+    repeat: list[float] = []
+    repeat_bytes: list[int] = []
     changes: list[float] = []
     for _ in range(rounds):
         context = browser.new_context()
-        load(context, app_url)[0].close()
-        page, elapsed, _ = load(context, app_url)
+        first = load(context, app_url)[0]
+        wait_for_offline_copy(first)
+        first.close()
+        page, elapsed, received = load(context, app_url)
         repeat.append(elapsed)
+        repeat_bytes.append(received)
         if not changes:
             page.wait_for_selector("html[data-state=ready]")
             changes = page.evaluate(DEAL_CHANGES_SCRIPT, 100)
@@ -153,56 +184,120 @@ def measure(browser: Browser, base: str, rounds: int) -> dict[str, Any]:
         "app": app,
         "bare": bare,
         "repeat": repeat,
-        "changes": sorted(changes),
+        "changes": changes,
         "app_bytes": statistics.median(app_bytes),
         "bare_bytes": statistics.median(bare_bytes),
+        "repeat_bytes": statistics.median(repeat_bytes),
     }
 
 
-def report(figures: dict[str, Any], rounds: int) -> str:
-    """Return the figures as a Markdown table."""
+def measure_dealer(rounds: int, deals: int = 100_000) -> dict[str, list[float]]:
+    """Deal 1..deals with freecell's ranges and with pysol-cards, alternating; deals/s."""
+    numbers = range(1, deals + 1)
+    rates: dict[str, list[float]] = {"freecell": [], "pysol-cards": []}
+    for _ in range(rounds):
+        rates["freecell"].append(time_once(ours, numbers))
+        rates["pysol-cards"].append(time_once(pysol, numbers))
+    return rates
+
+
+def chromium_version(executable: str | None) -> str:
+    """Return the browser's version line, or 'Chromium' if it cannot be asked."""
+    if executable is None:
+        return "Chromium"
+    result = subprocess.run([executable, "--version"], capture_output=True, text=True, check=False)
+    return result.stdout.strip() or "Chromium"
+
+
+def verdict(ok: bool) -> str:
+    """Say in a table cell whether a target is met."""
+    return "met" if ok else "**missed**"
+
+
+def report(
+    figures: dict[str, Any], dealer: dict[str, list[float]], rounds: int, browser: str
+) -> str:
+    """Return the figures as Markdown: where and when, then one table."""
     app, bare, repeat = figures["app"], figures["bare"], figures["repeat"]
     changes = figures["changes"]
-    p50 = changes[len(changes) // 2]
-    p95 = changes[int(len(changes) * 0.95) - 1]
+    p50, p95 = percentile(changes, 0.50), percentile(changes, 0.95)
     extra = (figures["app_bytes"] - figures["bare_bytes"]) / 1e6
     cold_ratio = statistics.median(app) / statistics.median(bare)
     repeat_ratio = statistics.median(repeat) / statistics.median(app)
+    ours_rate, pysol_rate = (statistics.median(dealer[k]) for k in ("freecell", "pysol-cards"))
+    dealer_ratio = ours_rate / pysol_rate
     lines = [
         (
-            f"Headless Chromium, {rounds} rounds, {time.strftime('%Y-%m-%d')}, "
-            f"{os.cpu_count()} cores; median (min-max)."
+            f"Measured {time.strftime('%Y-%m-%d')} on {platform.node() or 'this machine'} "
+            f"({os.cpu_count()} cores, {platform.system()} {platform.machine()}, CPython "
+            f"{platform.python_version()}), headless {browser}, {rounds} rounds; "
+            "median (min-max)."
         ),
         "",
-        "| measure | value | ratio |",
-        "|---|---:|---:|",
-        f"| bare `loadPyodide()`, cold | {median_text(bare)} | 1.00 |",
-        f"| app, cold: navigation to 52 cards | {median_text(app)} | {cold_ratio:.2f}x bare |",
-        f"| app, repeat visit | {median_text(repeat)} | {repeat_ratio:.2f}x app cold |",
-        f"| deal change (Next), 100 times | p50 {p50:.1f} ms, p95 {p95:.1f} ms | |",
-        f"| bytes, bare cold | {figures['bare_bytes'] / 1e6:.2f} MB | |",
-        f"| bytes, app cold | {figures['app_bytes'] / 1e6:.2f} MB | +{extra:.2f} MB |",
+        "| measure | value | ratio | target |",
+        "|---|---:|---:|---|",
+        f"| bare `loadPyodide()`, cold | {median_text(bare)} | 1.00 | |",
+        (
+            f"| app, cold: navigation to 52 cards | {median_text(app)} | {cold_ratio:.2f}x bare "
+            f"| ≤ {TARGETS['cold']:.2f}x: {verdict(cold_ratio <= TARGETS['cold'])} |"
+        ),
+        (
+            f"| app, repeat visit | {median_text(repeat)} | {repeat_ratio:.2f}x app cold "
+            f"| ≤ {TARGETS['repeat']:.2f}x: {verdict(repeat_ratio <= TARGETS['repeat'])} |"
+        ),
+        (
+            f"| deal change (Next), {len(changes)} times | p50 {p50:.1f} ms, p95 {p95:.1f} ms | "
+            f"| p95 ≤ {TARGETS['p95']:.0f} ms: {verdict(p95 <= TARGETS['p95'])} |"
+        ),
+        f"| bytes, bare cold | {figures['bare_bytes'] / 1e6:.2f} MB | | |",
+        (
+            f"| bytes, app cold | {figures['app_bytes'] / 1e6:.2f} MB | +{extra:.2f} MB "
+            f"| ≤ +{TARGETS['extra_mb']:.0f} MB: {verdict(extra <= TARGETS['extra_mb'])} |"
+        ),
+        f"| bytes, app repeat visit | {figures['repeat_bytes'] / 1e6:.2f} MB | | |",
+        (
+            f"| dealer (CPython), deals 1..100,000 | {ours_rate:,.0f} deals/s "
+            f"| {dealer_ratio:.1f}x pysol-cards | ≥ {TARGETS['dealer']:.0f}x: "
+            f"{verdict(dealer_ratio >= TARGETS['dealer'])} |"
+        ),
     ]
     return "\n".join(lines)
 
 
+def write_doc(table: str) -> None:
+    """Put the table between the markers in docs/performance.md (appending them if missing)."""
+    text = DOC.read_text()
+    block = f"{BEGIN}\n{table}\n{END}"
+    if BEGIN in text and END in text:
+        text = text[: text.index(BEGIN)] + block + text[text.index(END) + len(END) :]
+    else:
+        text = text.rstrip("\n") + f"\n\n### Latest run\n\n{block}\n"
+    DOC.write_text(text)
+
+
 def main() -> None:
-    """Measure and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__)
+    """Measure, print the table and write it into docs/performance.md."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5, help="cold loads of each page (5)")
+    parser.add_argument("--no-doc", action="store_true", help="print only; leave the docs alone")
     args = parser.parse_args()
     if not (DIST / "index.html").exists():
         sys.exit("dist/ is missing: run python3 build.py first")
-    (DIST / "bench-bare.html").write_text(BARE_PAGE)
     executable = os.environ.get("FREECELL_CHROMIUM") or shutil.which("chromium")
-    try:
-        with sync_playwright() as playwright, serve(DIST) as base:
+    with tempfile.TemporaryDirectory(prefix="bench-site-") as folder:
+        site = Path(folder) / "dist"
+        shutil.copytree(DIST, site)
+        (site / "bench-bare.html").write_text(BARE_PAGE)
+        with sync_playwright() as playwright, serve(site) as base:
             browser = playwright.chromium.launch(executable_path=executable, args=LAUNCH_ARGS)
             figures = measure(browser, base, args.rounds)
             browser.close()
-    finally:
-        (DIST / "bench-bare.html").unlink()
-    print(report(figures, args.rounds))
+    dealer = measure_dealer(args.rounds)
+    table = report(figures, dealer, args.rounds, chromium_version(executable))
+    print(table)
+    if not args.no_doc:
+        write_doc(table)
+        print(f"\nwritten into {DOC.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":
