@@ -1,6 +1,7 @@
 """The page's Python API (freecell._web): JSON replies, never an exception for bad input."""
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 import freecell._web as web
 from freecell import CARD_CODES, MAX_DEAL, Game, card_name, deal, format_deal
 from freecell._web import (
+    ERROR_CODES,
     MAX_LINK_MOVES,
     new_game,
     open_deal,
@@ -66,7 +68,8 @@ class TestOpenDeal:
     def test_bad_text_says_what_is_valid(self, text: str) -> None:
         """Bad input gets a message naming the valid numbers."""
         data = reply(open_deal(text))
-        assert data == {"ok": False, "error": data["error"]}
+        assert data == {"ok": False, "error": data["error"], "code": "deal-number",
+                        "params": {"text": text, "min": 1, "max": MAX_DEAL}}  # fmt: skip
         assert "from 1 to 8589934591, or -1 or -2" in data["error"]
 
 
@@ -327,3 +330,148 @@ class TestTargets:
         """An empty place or no place at all has no targets."""
         new_game("617")
         assert reply(targets(source))["targets"] == []
+
+
+PY_SOURCES = Path(__file__).parent.parent / "py" / "freecell"
+
+
+def refusal(text: str) -> tuple[str, dict[str, Any]]:
+    """Return the code and params of a refused request's reply, checking its shape."""
+    data = reply(text)
+    assert data["ok"] is False
+    assert isinstance(data["error"], str)
+    assert data["code"] in ERROR_CODES
+    params: dict[str, Any] = data["params"]
+    return data["code"], params
+
+
+class TestErrorCodes:
+    """Every error comes as data too: a code (one of ERROR_CODES) and its params."""
+
+    def test_codes_in_the_sources_are_the_listed_ones(self) -> None:
+        """The codes raised or replied in freecell's sources are exactly ERROR_CODES."""
+        text = "\n".join(path.read_text() for path in sorted(PY_SOURCES.glob("*.py")))
+        found = set(re.findall(r'code="([a-z-]+)"', text))
+        found |= set(re.findall(r'_refuse\([^)]*?"([a-z-]+)"', text, re.DOTALL))
+        found |= set(re.findall(r'"(?:notice_)?code"\]? ?[=:] ?"([a-z-]+)"', text))
+        assert found == ERROR_CODES
+
+    @pytest.mark.parametrize("text", ["0", "abc", "99999999999", ""])
+    def test_deal_number(self, text: str) -> None:
+        """A bad deal number names the text typed and the valid range."""
+        for data in (open_deal(text), step_deal(text, 1), new_game(text)):
+            assert refusal(data) == ("deal-number", {"text": text, "min": 1, "max": MAX_DEAL})
+
+    def test_long_text_is_shortened(self) -> None:
+        """Long text comes back cut to 40 characters and an ellipsis, as in the message."""
+        _, params = refusal(open_deal("9" * 50))
+        assert params["text"] == "9" * 40 + "…"
+
+    @pytest.mark.parametrize(
+        ("place", "code", "params"),
+        [
+            (("5a", "2", "h", ""), "foundation-needs", {"move": "2h", "card": "9C", "need": "AC"}),
+            (("5a", "5", "a", ""), "freecell-full", {"move": "5a", "cell": "a", "card": "6C"}),
+            (("", "a", "1", ""), "freecell-empty", {"move": "a1", "cell": "a"}),
+            (("", "1", "2", ""), "card-no-fit",
+             {"move": "12", "cards": ["6S"], "cascade": "1", "onto": "9C", "target": "2"}),
+            (("", "h", "1", ""), "from-foundation", {}),
+            (("", "1", "x", ""), "no-place", {"move": "1x", "place": "x"}),
+            (("", "1", "1", ""), "same-place", {}),
+            (("", "a", "b", ""), "move-cell-to-cell", {"move": "ab"}),
+            (("", "1", "2", "ZZ"), "card-invalid", {"text": "ZZ"}),
+            (("", "1", "2", "AH"), "card-not-in-cascade", {"card": "AH", "cascade": "1"}),
+            (("", "1", "a", "JD"), "bottom-card-only-freecell",
+             {"move": "1a", "cascade": "1", "card": "JD", "below": 6}),
+            (("", "1", "h", "JD"), "bottom-card-only-foundations",
+             {"move": "1h", "cascade": "1", "card": "JD", "below": 6}),
+        ],
+    )  # fmt: skip
+    def test_refused_moves(
+        self, place: tuple[str, str, str, str], code: str, params: dict[str, Any]
+    ) -> None:
+        """A refused move names its reason and the cards and places involved."""
+        moves, source, target, card = place
+        new_game("1", moves)
+        assert refusal(play(source, target, card)) == (code, params)
+
+    def test_run_limit(self) -> None:
+        """Too long a run names the count, the most that can move and the free places."""
+        position = Game.from_deal_number(617).position
+        error = position._limit_error(7, to_empty=False)
+        assert error.code == "run-limit"
+        assert error.params == {"count": 7, "max": 5, "cells": 4, "cascades": 0}
+        assert str(error) == (
+            "cannot move 7 cards: only 5 cards can move with 4 free cells and 0 empty cascades"
+        )
+
+    def test_card_stuck_and_history(self) -> None:
+        """Play card, undo, redo and restart refusals carry their codes."""
+        new_game("1")
+        assert refusal(play_card("AH")) == ("card-stuck", {"card": "AH"})
+        assert refusal(play_card("1X")) == ("card-invalid", {"text": "1X"})
+        assert refusal(undo()) == ("nothing-to-undo", {})
+        assert refusal(redo()) == ("nothing-to-redo", {})
+        assert refusal(restart()) == ("nothing-to-restart", {})
+
+    def test_no_game(self) -> None:
+        """Before any game is open the refusal is coded too."""
+        saved = web._game
+        web._game = None
+        try:
+            assert refusal(undo()) == ("no-game", {})
+        finally:
+            web._game = saved
+
+    @pytest.mark.parametrize(
+        ("moves", "index", "move", "reason"),
+        [
+            ("5a,5b,zz", 3, "zz", {"code": "move-syntax", "params": {"move": "zz"}}),
+            ("5a,2h", 2, "2h", {"code": "foundation-needs",
+                                "params": {"move": "2h", "card": "9C", "need": "AC"}}),
+            ("9a", 1, "9a", {"code": "move-syntax", "params": {"move": "9a"}}),
+            ("36v14", 1, "36v14", {"code": "move-count", "params": {"move": "36v14"}}),
+            ("36v", 1, "36v", {"code": "move-syntax", "params": {"move": "36v"}}),
+            ("1av2", 1, "1av2", {"code": "move-count-places", "params": {"move": "1av2"}}),
+            ("36v0", 1, "36v0", {"code": "move-count", "params": {"move": "36v0"}}),
+        ],
+    )  # fmt: skip
+    def test_link_notice(self, moves: str, index: int, move: str, reason: dict[str, Any]) -> None:
+        """A link's bad move gives a notice with its place, the token and the coded reason."""
+        data = reply(new_game("1", moves))
+        assert data["ok"] is True
+        assert data["notice_code"] == "link-move"
+        assert data["notice_params"] == {"index": index, "move": move, "reason": reason}
+        assert reason["code"] in ERROR_CODES
+
+    def test_too_many_moves_notice(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        """A link longer than MAX_LINK_MOVES is coded with its count and the limit."""
+        monkeypatch.setattr(web, "MAX_LINK_MOVES", 3)
+        data = reply(new_game("1", "5a,5b,5c,5d"))
+        assert data["notice_code"] == "link-too-long"
+        assert data["notice_params"] == {"count": 4, "max": 3}
+
+    @pytest.mark.parametrize(
+        ("moves", "move", "code", "params"),
+        [
+            ("", "12", "card-no-fit",
+             {"cards": ["6S"], "cascade": "1", "onto": "9C", "target": "2"}),
+            ("5a,5b", "5b", "freecell-full", {"cell": "b", "card": "8H"}),
+            ("", "a1", "freecell-empty", {"cell": "a"}),
+        ],
+    )  # fmt: skip
+    def test_engine_codes_keep_the_english(
+        self, moves: str, move: str, code: str, params: dict[str, Any]
+    ) -> None:
+        """The engine's errors keep their English message and add the move to the params."""
+        game = Game.from_deal_number(1)
+        for token in _split(moves):
+            game.push(token)
+        with pytest.raises(ValueError, match=r"^illegal move ") as caught:
+            game.push(move)
+        assert getattr(caught.value, "code", None) == code
+        assert getattr(caught.value, "params", None) == {"move": move, **params}
+
+
+def _split(moves: str) -> list[str]:
+    return [token for token in moves.split(",") if token]

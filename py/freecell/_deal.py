@@ -18,7 +18,7 @@ import re
 import struct
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal, TypeVar
+from typing import Any, Final, Literal, TypeVar
 
 from freecell._cards import CARD_CODES, Card, card_unicode, parse_card
 
@@ -45,8 +45,33 @@ _STEPS: Final = 51  # the 52nd pick always takes the one card left
 _LANE: Final = 64  # bits per lane when the 51 generator states are packed into one int
 
 
-class DealNumberError(ValueError):
-    """Raised for a deal number, or text, that names no deal."""
+class CodedError(ValueError):
+    """A ``ValueError`` that also says what went wrong as data, for a user interface.
+
+    The message stays English text for people; ``code`` names the reason (such as
+    ``"deal-number"``) and ``params`` holds its values (plain JSON values), so that a page in
+    another language can say the same thing in its own words.
+    """
+
+    code: str
+    params: dict[str, Any]
+
+    def __init__(
+        self, message: str, *, code: str = "", params: dict[str, Any] | None = None
+    ) -> None:
+        """Make the error with its English ``message``, its ``code`` and its ``params``."""
+        super().__init__(message)
+        self.code = code
+        self.params = dict(params or {})
+
+
+class DealNumberError(CodedError):
+    """Raised for a deal number, or text, that names no deal.
+
+    ``code`` is ``"deal-number"`` (text that is no deal number; ``params``: ``text``, ``min``,
+    ``max``) or ``"deal-missing"`` (a number that names no deal; ``params``: ``number``,
+    ``min``, ``max``).
+    """
 
 
 def _fcs_columns(text: str) -> tuple[Card, ...]:
@@ -189,7 +214,8 @@ def check_deal_number(number: int) -> int:
         raise TypeError(msg)
     if not (MIN_DEAL <= number <= MAX_DEAL or number in SPECIAL_DEALS):
         msg = f"no deal {number}: a deal number is {VALID_DEALS_TEXT}"
-        raise DealNumberError(msg)
+        params = {"number": number, "min": MIN_DEAL, "max": MAX_DEAL}
+        raise DealNumberError(msg, code="deal-missing", params=params)
     return number
 
 
@@ -213,7 +239,8 @@ def parse_deal_number(text: str) -> int:
     if number is None or not (MIN_DEAL <= number <= MAX_DEAL or number in SPECIAL_DEALS):
         shown = text if len(text) <= 40 else text[:40] + "…"
         msg = f"invalid deal number {shown!r}: enter {VALID_DEALS_TEXT}"
-        raise DealNumberError(msg)
+        params = {"text": shown, "min": MIN_DEAL, "max": MAX_DEAL}
+        raise DealNumberError(msg, code="deal-number", params=params)
     return number
 
 

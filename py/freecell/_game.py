@@ -50,7 +50,7 @@ from freecell._cards import (
     card_code,
     parse_card,
 )
-from freecell._deal import Deal, deal
+from freecell._deal import CodedError, Deal, deal
 
 Place = str
 """A place in the notation: a cascade ``"1"``-``"8"``, a free cell ``"a"``-``"d"``, or ``"h"``."""
@@ -67,12 +67,18 @@ _FOUNDATION_RANKS: Final = "0" + RANK_CHARS
 _MOVE_RE: Final = re.compile(r"([1-8a-d])([1-8a-dh])(?:v([0-9]{1,2}))?")
 
 
-class InvalidMoveError(ValueError):
-    """Raised for text that is not a move in standard notation, or a move no rule allows."""
+class InvalidMoveError(CodedError):
+    """Raised for text that is not a move in standard notation, or a move no rule allows.
+
+    Its ``code`` and ``params`` say why as data (see :class:`~freecell._deal.CodedError`).
+    """
 
 
-class IllegalMoveError(ValueError):
-    """Raised for a move that the rules do not allow in the current position."""
+class IllegalMoveError(CodedError):
+    """Raised for a move that the rules do not allow in the current position.
+
+    Its ``code`` and ``params`` say why as data; ``params["move"]`` is the move's notation.
+    """
 
 
 class PositionError(ValueError):
@@ -146,21 +152,21 @@ class Move:
                 f"invalid move {text!r}: a move goes from a cascade 1-8 or a free cell a-d "
                 "to a cascade, a free cell or the foundations h"
             )
-            raise InvalidMoveError(msg)
+            raise InvalidMoveError(msg, code="move-places", params={"move": text})
         if self.source == self.target:
             msg = f"invalid move {text!r}: a move needs two different places"
-            raise InvalidMoveError(msg)
+            raise InvalidMoveError(msg, code="move-same-place", params={"move": text})
         if self.source in FREECELLS and self.target in FREECELLS:
             msg = f"invalid move {text!r}: no move goes from a free cell to a free cell"
-            raise InvalidMoveError(msg)
+            raise InvalidMoveError(msg, code="move-cell-to-cell", params={"move": text})
         if self.count is not None and (
             type(self.count) is not int or self.count < 1 or self.count > 13
         ):
             msg = f"invalid move {text!r}: a move takes 1 to 13 cards"
-            raise InvalidMoveError(msg)
+            raise InvalidMoveError(msg, code="move-count", params={"move": text})
         if self.count is not None and not (self.source in CASCADES and self.target in CASCADES):
             msg = f"invalid move {text!r}: only a move between cascades can give a card count"
-            raise InvalidMoveError(msg)
+            raise InvalidMoveError(msg, code="move-count-places", params={"move": text})
 
     @classmethod
     def parse(cls, text: str) -> Move:
@@ -182,7 +188,7 @@ class Move:
                 f"invalid move {shown!r}: write a source (cascade 1-8, free cell a-d) then a "
                 "target (cascade, free cell or h), e.g. '1a', '36' or '36v3'"
             )
-            raise InvalidMoveError(msg)
+            raise InvalidMoveError(msg, code="move-syntax", params={"move": shown})
         source, target, count = match.groups()
         return cls(source, target, None if count is None else int(count))
 
@@ -368,16 +374,25 @@ class Position:
 
     # --- the rules ---------------------------------------------------------------------------
 
-    def _limit_message(self, count: int, to_empty: bool) -> str:
+    def _limit_error(self, count: int, to_empty: bool) -> IllegalMoveError:
         empty = self.empty_cascades() - (1 if to_empty else 0)
         cells = _plural(self.empty_freecells(), "free cell")
         cascades = _plural(empty, "other empty cascade" if to_empty else "empty cascade")
         where = " to an empty cascade" if to_empty else ""
-        return (
+        msg = (
             f"cannot move {count} cards{where}: only {_plural(self.max_run(to_empty), 'card')} "
             "can move "
             f"with {cells} and {cascades}"
         )
+        params = {
+            "count": count,
+            "max": self.max_run(to_empty),
+            "cells": self.empty_freecells(),
+            "cascades": empty,
+        }
+        if to_empty:
+            return IllegalMoveError(msg, code="run-limit-empty", params=params)
+        return IllegalMoveError(msg, code="run-limit", params=params)
 
     def resolve(self, move: Move | str) -> tuple[Move, int]:
         """Check a move and return it in its shortest notation with the number of cards it moves.
@@ -398,26 +413,31 @@ class Position:
             return self._resolve(move)
         except IllegalMoveError as error:
             msg = f"illegal move {str(move)!r}: {error}"
-            raise IllegalMoveError(msg) from None
+            params = {"move": str(move), **error.params}
+            raise IllegalMoveError(msg, code=error.code, params=params) from None
 
     def _resolve(self, move: Move) -> tuple[Move, int]:
         source, target = move.source, move.target
         card = self.card_at(source)
         if card is None:
             msg = f"{_place_name(source)} is empty"
-            raise IllegalMoveError(msg)
+            if source in CASCADES:
+                raise IllegalMoveError(msg, code="cascade-empty", params={"cascade": source})
+            raise IllegalMoveError(msg, code="freecell-empty", params={"cell": source})
         if target == FOUNDATION:
             home = self.foundations[card % 4]
             if home != card // 4:
                 need = CARD_CODES[4 * home + card % 4]
                 msg = f"{card_code(card)} cannot go to the foundations, which need the {need} next"
-                raise IllegalMoveError(msg)
+                params = {"card": card_code(card), "need": need}
+                raise IllegalMoveError(msg, code="foundation-needs", params=params)
             return move, 1
         if target in FREECELLS:
             held = self.freecells[FREECELLS.index(target)]
             if held is not None:
                 msg = f"free cell {target} holds {card_code(held)}"
-                raise IllegalMoveError(msg)
+                params = {"cell": target, "card": card_code(held)}
+                raise IllegalMoveError(msg, code="freecell-full", params=params)
             return move, 1
         onto = self.card_at(target)
         if source in CASCADES:
@@ -427,7 +447,13 @@ class Position:
                 f"{card_code(card)} from free cell {source} does not fit on {card_code(onto)} "
                 f"at the bottom of cascade {target}"
             )
-            raise IllegalMoveError(msg)
+            params = {
+                "card": card_code(card),
+                "cell": source,
+                "onto": card_code(onto),
+                "cascade": target,
+            }
+            raise IllegalMoveError(msg, code="freecell-no-fit", params=params)
         return move, 1
 
     def _resolve_run(self, move: Move, onto: Card | None) -> tuple[Move, int]:
@@ -442,9 +468,14 @@ class Position:
                     f"cascade {source} ends in a run of {_plural(run, 'card')} "
                     f"({_codes(cascade[-run:])}), not {count}"
                 )
-                raise IllegalMoveError(msg)
+                params = {
+                    "cascade": source,
+                    "cards": [CARD_CODES[c] for c in cascade[-run:]],
+                    "count": count,
+                }
+                raise IllegalMoveError(msg, code="run-too-short", params=params)
             if count > self.max_run(to_empty_cascade=True):
-                raise IllegalMoveError(self._limit_message(count, to_empty=True))
+                raise self._limit_error(count, to_empty=True)
             return Move(source, target, None if count == 1 else count), count
         count = next((k for k in range(1, run + 1) if _fits(cascade[-k], onto)), 0)
         if count == 0:
@@ -453,15 +484,29 @@ class Position:
             else:
                 what = f"no card of the run {_codes(cascade[-run:])} in cascade {source} fits"
             msg = f"{what} on {card_code(onto)} at the bottom of cascade {target}"
-            raise IllegalMoveError(msg)
+            params = {
+                "cards": [CARD_CODES[c] for c in cascade[-run:]],
+                "cascade": source,
+                "onto": card_code(onto),
+                "target": target,
+            }
+            if run == 1:
+                raise IllegalMoveError(msg, code="card-no-fit", params=params)
+            raise IllegalMoveError(msg, code="run-no-fit", params=params)
         if move.count is not None and move.count != count:
             msg = (
                 f"the run that fits on {card_code(onto)} at the bottom of cascade {target} "
                 f"is {_plural(count, 'card')} ({_codes(cascade[-count:])}), not {move.count}"
             )
-            raise IllegalMoveError(msg)
+            params = {
+                "onto": card_code(onto),
+                "target": target,
+                "cards": [CARD_CODES[c] for c in cascade[-count:]],
+                "count": move.count,
+            }
+            raise IllegalMoveError(msg, code="run-count", params=params)
         if count > self.max_run():
-            raise IllegalMoveError(self._limit_message(count, to_empty=False))
+            raise self._limit_error(count, to_empty=False)
         return Move(source, target), count
 
     def is_legal(self, move: Move | str) -> bool:

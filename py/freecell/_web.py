@@ -3,6 +3,12 @@
 Every function returns a JSON object with ``"ok": true`` and its result, or ``"ok": false``
 and an ``"error"`` message for the user; none raises for bad input.
 
+Every error also comes as data, for a page that speaks another language than English:
+``"code"`` names the reason (one of :data:`ERROR_CODES`) and ``"params"`` holds its values
+(card codes such as ``"9C"``, places in the notation such as ``"5"`` or ``"a"``, numbers). A
+``"notice"`` comes with ``"notice_code"`` and ``"notice_params"`` the same way; a
+``"reason"`` among the params is itself ``{"code": ..., "params": ...}``.
+
 Two kinds of function: :func:`open_deal` and :func:`step_deal` only deal, while the session
 functions keep one :class:`~freecell.Game` in this module (one per worker, so one per page):
 :func:`new_game` opens it, optionally replaying a link's moves, and :func:`play`,
@@ -27,6 +33,7 @@ from freecell._cards import (
 )
 from freecell._deal import (
     MAX_DEAL,
+    CodedError,
     DealNumberError,
     deal,
     format_deal,
@@ -47,6 +54,24 @@ _SOURCES: Final = frozenset(CASCADES + FREECELLS)
 _PLACES: Final = frozenset(CASCADES + FREECELLS + FOUNDATION)
 MAX_LINK_MOVES: Final = 5000
 """The most moves :func:`new_game` replays from a link; more is surely not a real game."""
+
+ERROR_CODES: Final = frozenset({
+    # a deal number (freecell._deal)
+    "deal-number", "deal-missing",
+    # text that is no move (freecell._game.Move)
+    "move-syntax", "move-places", "move-same-place", "move-cell-to-cell", "move-count",
+    "move-count-places",
+    # a move the rules refuse (freecell._game.Position.resolve); params["move"] is the move
+    "cascade-empty", "freecell-empty", "foundation-needs", "freecell-full", "freecell-no-fit",
+    "run-too-short", "run-limit", "run-limit-empty", "card-no-fit", "run-no-fit", "run-count",
+    # the page's own requests (this module)
+    "from-foundation", "no-place", "same-place", "card-invalid", "card-not-in-cascade",
+    "bottom-card-only-foundations", "bottom-card-only-freecell", "card-stuck", "no-game",
+    "nothing-to-undo", "nothing-to-redo", "nothing-to-restart",
+    # notices of new_game
+    "link-move", "link-too-long",
+})  # fmt: skip
+"""Every ``"code"`` (and ``"notice_code"``) a reply can carry: a page's catalogue covers them."""
 
 
 def _card(card: int) -> dict[str, Any]:
@@ -73,12 +98,17 @@ def _deal_json(number: int) -> str:
     })  # fmt: skip
 
 
-def _parse(text: str) -> int | str:
-    """Return the deal number in ``text``, or the message that says what is valid."""
+def _coded(error: CodedError) -> dict[str, Any]:
+    """Return an error's English message, code and params, as a reply's fields."""
+    return {"error": str(error), "code": error.code, "params": error.params}
+
+
+def _parse(text: str) -> int | DealNumberError:
+    """Return the deal number in ``text``, or the error that says what is valid."""
     try:
         return parse_deal_number(str(text))
     except DealNumberError as error:
-        return str(error)
+        return error
 
 
 def open_deal(text: str) -> str:
@@ -92,8 +122,8 @@ def open_deal(text: str) -> str:
     False
     """
     number = _parse(text)
-    if isinstance(number, str):
-        return json.dumps({"ok": False, "error": number})
+    if isinstance(number, DealNumberError):
+        return json.dumps({"ok": False, **_coded(number)})
     return _deal_json(number)
 
 
@@ -109,8 +139,8 @@ def step_deal(text: str, step: int) -> str:
     -2
     """
     number = _parse(text)
-    if isinstance(number, str):
-        return json.dumps({"ok": False, "error": number})
+    if isinstance(number, DealNumberError):
+        return json.dumps({"ok": False, **_coded(number)})
     # Places: -2 -> 0, -1 -> 1, 1 -> 2, ..., MAX_DEAL -> MAX_DEAL + 1.
     place = number + 2 if number < 0 else number + 1
     place = min(max(place + int(step), 0), MAX_DEAL + 1)
@@ -133,8 +163,18 @@ def _reply(game: Game, **extra: Any) -> str:
     return json.dumps({"ok": "error" not in extra, **extra, "game": _state(game)})
 
 
+def _refuse(game: Game, message: str, code: str, **params: Any) -> str:
+    """Return a refusal: the English ``message``, its ``code`` and ``params``, and the game."""
+    return _reply(game, error=message, code=code, params=params)
+
+
 def _no_game() -> str:
-    return json.dumps({"ok": False, "error": "no game is open: open a deal first"})
+    return json.dumps({
+        "ok": False,
+        "error": "no game is open: open a deal first",
+        "code": "no-game",
+        "params": {},
+    })  # fmt: skip
 
 
 def _split_moves(moves: str) -> list[str]:
@@ -155,8 +195,8 @@ def new_game(text: str, moves: str = "", step: int = 0) -> str:
     """
     global _game, _text
     number = _parse(text)
-    if isinstance(number, str):
-        return json.dumps({"ok": False, "error": number})
+    if isinstance(number, DealNumberError):
+        return json.dumps({"ok": False, **_coded(number)})
     if step:
         number = json.loads(step_deal(str(number), step))["number"]
         assert isinstance(number, int)
@@ -170,12 +210,20 @@ def new_game(text: str, moves: str = "", step: int = 0) -> str:
         except (IllegalMoveError, InvalidMoveError) as error:
             shown = token if len(token) <= 12 else token[:12] + "…"
             extra["notice"] = f"The link's move {index}, {shown!r}, was not played: {error}"
+            extra["notice_code"] = "link-move"
+            extra["notice_params"] = {
+                "index": index,
+                "move": shown,
+                "reason": {"code": error.code, "params": error.params},
+            }
             break
     else:
         if len(tokens) > MAX_LINK_MOVES:
             extra["notice"] = (
                 f"The link holds {len(tokens)} moves; only the first {MAX_LINK_MOVES} were played."
             )
+            extra["notice_code"] = "link-too-long"
+            extra["notice_params"] = {"count": len(tokens), "max": MAX_LINK_MOVES}
     faces = {card["code"]: card for card in _CARDS}
     return _reply(game, number=number, text=_text, faces=faces, **extra)
 
@@ -193,13 +241,14 @@ def _check_places(source: str, target: str) -> None:
     """Raise :class:`IllegalMoveError` or :class:`InvalidMoveError` for places no move joins."""
     if source not in _SOURCES:
         msg = "cards leave from a cascade or a free cell, never from the foundations"
-        raise IllegalMoveError(msg)
+        raise IllegalMoveError(msg, code="from-foundation")
     if target not in _PLACES:
         msg = f"invalid move {source + target!r}: there is no place {target!r}"
-        raise InvalidMoveError(msg)
+        params = {"move": source + target, "place": target}
+        raise InvalidMoveError(msg, code="no-place", params=params)
     if source == target:
         msg = "the card is already there"
-        raise IllegalMoveError(msg)
+        raise IllegalMoveError(msg, code="same-place")
 
 
 def _user_move(game: Game, source: str, target: str, card: str) -> Move:
@@ -219,11 +268,12 @@ def _user_move(game: Game, source: str, target: str, card: str) -> Move:
     try:
         held = parse_card(card)
     except CardError as error:
-        raise InvalidMoveError(str(error)) from None
+        raise InvalidMoveError(str(error), code="card-invalid", params={"text": card}) from None
     cascade = position.cascades[CASCADES.index(source)]
     if held not in cascade:
         msg = f"{card_name(held)} is not in cascade {source}"
-        raise IllegalMoveError(msg)
+        params: dict[str, Any] = {"card": CARD_CODES[held], "cascade": source}
+        raise IllegalMoveError(msg, code="card-not-in-cascade", params=params)
     count = len(cascade) - cascade.index(held)
     if count == 1:
         return Move(source, target)
@@ -233,7 +283,15 @@ def _user_move(game: Game, source: str, target: str, card: str) -> Move:
             f"illegal move {source + target!r}: only the bottom card of cascade {source} can go "
             f"to {where}, and {CARD_CODES[held]} has {count - 1} below it"
         )
-        raise IllegalMoveError(msg)
+        params = {
+            "move": source + target,
+            "cascade": source,
+            "card": CARD_CODES[held],
+            "below": count - 1,
+        }
+        if target == FOUNDATION:
+            raise IllegalMoveError(msg, code="bottom-card-only-foundations", params=params)
+        raise IllegalMoveError(msg, code="bottom-card-only-freecell", params=params)
     return Move(source, target, count)
 
 
@@ -260,7 +318,7 @@ def play(source: str, target: str, card: str = "", auto: bool = True) -> str:
         move = _user_move(game, str(source), str(target), str(card or ""))
         game.push(move)
     except (IllegalMoveError, InvalidMoveError) as error:
-        return _reply(game, error=str(error))
+        return _reply(game, **_coded(error))
     return _reply(game, steps=_with_autos(game, bool(auto)))
 
 
@@ -279,9 +337,11 @@ def play_card(card: str, auto: bool = True) -> str:
     try:
         move = game.best_move_for(str(card))
     except CardError as error:
-        return _reply(game, error=str(error))
+        return _refuse(game, str(error), "card-invalid", text=str(card))
     if move is None:
-        return _reply(game, error=f"{card_name(parse_card(str(card)))} has nowhere to go.")
+        held = parse_card(str(card))
+        message = f"{card_name(held)} has nowhere to go."
+        return _refuse(game, message, "card-stuck", card=CARD_CODES[held])
     game.push(move)
     return _reply(game, steps=_with_autos(game, bool(auto)))
 
@@ -312,7 +372,7 @@ def undo(auto: bool = True) -> str:
     if game is None:
         return _no_game()
     if not game.can_undo:
-        return _reply(game, error="Nothing to undo: no move has been played.")
+        return _refuse(game, "Nothing to undo: no move has been played.", "nothing-to-undo")
     steps = []
     while auto and game.can_undo and _was_auto(game):
         game.undo()
@@ -338,7 +398,8 @@ def redo(auto: bool = True) -> str:
     try:
         game.redo()
     except HistoryError:
-        return _reply(game, error="Nothing to redo: no move has been undone since the last move.")
+        message = "Nothing to redo: no move has been undone since the last move."
+        return _refuse(game, message, "nothing-to-redo")
     steps = [_state(game)]
     while auto and game.can_redo:
         after = game.copy()
@@ -362,7 +423,7 @@ def restart() -> str:
     if game is None:
         return _no_game()
     if not game.can_undo:
-        return _reply(game, error="Nothing to restart: no move has been played.")
+        return _refuse(game, "Nothing to restart: no move has been played.", "nothing-to-restart")
     while game.can_undo:
         game.undo()
     return _reply(game, steps=[_state(game)])
