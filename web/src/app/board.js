@@ -1,14 +1,14 @@
 // Renders a game (as freecell._web returns it) into the table. Only this module touches cards.
-// Everything shown comes from Python's replies and goes in through textContent and dataset.
-
-const SUIT_NAMES = ["Clubs", "Diamonds", "Hearts", "Spades"];
+// Everything shown comes from Python's replies and goes in through textContent and dataset;
+// names and labels are in the page's language (i18n.js), so a re-render re-says them all.
+import { cardName, suitName, t } from "./i18n.js";
 
 /** A card element: an <li> in a cascade, a <div> in a free cell or on a foundation. */
 function cardElement(card, index, tag = "li") {
   const item = document.createElement(tag);
   item.className = card.red ? "card red" : "card black";
   item.dataset.card = card.code;
-  item.setAttribute("aria-label", card.name);
+  item.setAttribute("aria-label", cardName(card.code));
   item.style.setProperty("--i", String(index));
   const corner = document.createElement("span");
   corner.className = "corner";
@@ -40,8 +40,10 @@ function renderCascades(board, columns) {
     column.className = "cascade";
     column.dataset.column = String(index + 1);
     column.tabIndex = 0;
-    const count = cards.length === 1 ? "1 card" : `${cards.length} cards`;
-    column.setAttribute("aria-label", `Cascade ${index + 1}, ${count}`);
+    column.setAttribute(
+      "aria-label",
+      t("board.cascade", { column: String(index + 1), count: cards.length }),
+    );
     column.style.setProperty("--n", String(Math.max(cards.length, 1)));
     column.append(...cards.map((card, i) => cardElement(card, i)));
     return column;
@@ -61,15 +63,21 @@ export function renderGame(table, game, faces) {
   );
   table.querySelectorAll("[data-freecell]").forEach((slot, index) => {
     const code = game.freecells[index];
-    const name = `Free cell ${"ABCD"[index]}`;
+    const place = t("board.freecell", { cell: "ABCD"[index] });
     slot.replaceChildren(...(code ? [cardElement(faces[code], 0, "div")] : []));
-    slot.setAttribute("aria-label", code ? `${name}, ${faces[code].name}` : `${name}, empty`);
+    slot.setAttribute(
+      "aria-label",
+      code ? t("board.holds", { place, card: cardName(code) }) : t("board.empty", { place }),
+    );
   });
   table.querySelectorAll("[data-foundation]").forEach((slot, index) => {
     const code = game.foundations[index];
-    const name = `${SUIT_NAMES[index]} foundation`;
+    const place = t("board.foundation", { suit: suitName(index) });
     slot.replaceChildren(...(code ? [cardElement(faces[code], 0, "div")] : []));
-    slot.setAttribute("aria-label", code ? `${name}, up to ${faces[code].name}` : `${name}, empty`);
+    slot.setAttribute(
+      "aria-label",
+      code ? t("board.up-to", { place, card: cardName(code) }) : t("board.empty", { place }),
+    );
   });
   board.dataset.moves = game.moves.join(",");
   board.dataset.deal = String(game.deal);

@@ -2,7 +2,17 @@
 // JavaScript renders and reads input; Python (freecell._web) decides every move's legality.
 import { PythonBridge } from "./bridge.js";
 import { placeElement, placeOf, renderGame, showSelection, showTargets } from "./board.js";
-import { randomDeal, readDeal, writeGame } from "./url.js";
+import {
+  LANGUAGES,
+  fill,
+  formatNumber,
+  fromPython,
+  language,
+  matchLanguage,
+  t,
+  useLanguage,
+} from "./i18n.js";
+import { randomDeal, readDeal, readLanguage, writeGame, writeLanguage } from "./url.js";
 
 const root = document.documentElement;
 const table = document.getElementById("table");
@@ -21,13 +31,17 @@ const winText = document.getElementById("win-text");
 const undoButton = document.querySelector("[data-action=undo]");
 const redoButton = document.querySelector("[data-action=redo]");
 const restartButton = document.querySelector("[data-action=restart]");
+const languageMenu = document.getElementById("language");
 
 const STAGES = {
-  downloading: "Downloading Python…",
-  starting: "Starting Python…",
-  installing: "Installing the dealer…",
+  downloading: () => t("status.downloading"),
+  starting: () => t("status.starting"),
+  installing: () => t("status.installing"),
 };
 const AUTO_KEY = "freecell.auto-move";
+const LANGUAGE_KEY = "freecell.language";
+const MIN_DEAL = 1;
+const MAX_DEAL = 8589934591; // 2**33 - 1, as freecell.MAX_DEAL
 const STEP_MS = 110; // the pause between a move and each automatic move after it
 const NOTE_MS = 6000; // how long a refused move's reason stays up
 
@@ -40,18 +54,34 @@ let selection = null; // {place, card}: the picked-up card(s), waiting for a tar
 let showing = 0; // the current run of steps being shown; a newer reply stops an older run
 let noteTimer = 0;
 let opening = 0; // how many deals are being opened: moves wait until the board is the new deal
+let saying = () => ""; // what the message line says, as a function: a new language re-says it
+let stage = null; // the status line's loading stage, or null
+let languageInUrl = false; // whether the language was chosen (link, menu, storage), so links keep it
 
+/** Say something in the message line: text, or a function that says it in the language. */
 function say(text) {
   clearTimeout(noteTimer);
-  message.textContent = text;
+  saying = typeof text === "function" ? text : () => text;
+  message.textContent = saying();
 }
 
 /** Say something that goes away by itself, such as why a move was refused. */
 function note(text) {
   say(text);
+  const said = saying;
   noteTimer = setTimeout(() => {
-    if (message.textContent === text) message.textContent = "";
+    if (saying === said) say("");
   }, NOTE_MS);
+}
+
+/** Say a reply's error in the language (Python's English text when there is nothing better). */
+function pythonError(reply) {
+  return () => fromPython(reply.error, reply);
+}
+
+function showStage(next) {
+  stage = next;
+  statusLine.textContent = next === null ? "" : (STAGES[next]?.() ?? next);
 }
 
 function reducedMotion() {
@@ -85,7 +115,7 @@ function select(next) {
 
 function renderState(state) {
   renderGame(table, state, faces);
-  movesCount.textContent = String(state.move_count);
+  movesCount.textContent = formatNumber(state.move_count);
   undoButton.disabled = !state.can_undo;
   redoButton.disabled = !state.can_redo;
   restartButton.disabled = !state.can_undo;
@@ -96,7 +126,7 @@ function showWin(state) {
   if (state.won) {
     const already = root.dataset.won === "true";
     root.dataset.won = "true";
-    winText.textContent = `You won deal #${state.deal} in ${state.move_count} moves!`;
+    winText.textContent = t("win.text", { deal: String(state.deal), count: state.move_count });
     win.hidden = false;
     if (!already) win.querySelector("[data-action=play-next]").focus();
   } else {
@@ -136,22 +166,32 @@ async function show(request, historyMode) {
   if (reply.faces) faces = reply.faces;
   if (token !== latest) return;
   if (!reply.ok) {
-    say(reply.error);
+    say(pythonError(reply));
     base = shown ? String(shown.number) : base;
     return;
   }
   shown = { number: reply.number, text: reply.text };
   base = String(reply.number);
   selection = null;
-  document.title = `FreeCell deal #${reply.number}`;
+  showTitle();
   // The field shows the deal, unless the user is typing something else in it meanwhile.
   if (document.activeElement !== input || input.value === (request.text ?? input.value)) {
     input.value = base;
   }
-  say(reply.notice ?? "");
+  say(reply.notice ? () => fromPython(reply.notice, noticeOf(reply)) : "");
   // A link whose moves were cut short is corrected to the moves that were played.
   const mode = historyMode === "none" && reply.notice ? "replace" : historyMode;
   await showGame(reply, mode);
+}
+
+function noticeOf(reply) {
+  return { code: reply.notice_code, params: reply.notice_params };
+}
+
+function showTitle() {
+  document.title = shown
+    ? t("page.title-deal", { number: String(shown.number) })
+    : t("page.title");
 }
 
 function open(text, historyMode = "push", moves = "") {
@@ -167,7 +207,7 @@ function openFromUrl(historyMode) {
   const wanted = readDeal();
   if (wanted.kind === "one") return open(wanted.text, historyMode, wanted.moves);
   if (wanted.kind === "many") {
-    say("The link names more than one deal: give one deal number, 1 to 8589934591, or -1 or -2.");
+    say(() => t("link.many-deals", { min: String(MIN_DEAL), max: String(MAX_DEAL) }));
     return undefined;
   }
   return open(String(randomDeal()), "replace");
@@ -182,7 +222,7 @@ async function act(request) {
   const reply = await bridge.request(request);
   if (token !== latest) return;
   if (!reply.ok) {
-    note(reply.error);
+    note(pythonError(reply));
     if (reply.game) {
       game = reply.game;
       renderState(game);
@@ -197,12 +237,6 @@ function placeIsEmpty(place) {
   return !placeElement(table, place)?.querySelector("[data-card]");
 }
 
-const PLACE_NAMES = { h: "the foundations" };
-function placeName(place) {
-  if (PLACE_NAMES[place]) return PLACE_NAMES[place];
-  return "abcd".includes(place) ? `free cell ${place}` : `cascade ${place}`;
-}
-
 /**
  * A card or a place was chosen (click, tap, key): pick it up, or put the picked-up card there.
  * `again` says what choosing the picked-up place again does: "drop" it or play its "best" move.
@@ -211,11 +245,12 @@ function choose(place, card = null, again = "drop") {
   if (!game || !place || opening) return;
   if (!selection) {
     if (place === "h") {
-      note("Cards never leave the foundations.");
+      note(() => t("pick.foundation"));
       return;
     }
     if (placeIsEmpty(place)) {
-      note(`There is no card in ${placeName(place)} to move.`);
+      if ("abcd".includes(place)) note(() => t("pick.empty-freecell", { cell: place.toUpperCase() }));
+      else note(() => t("pick.empty-cascade", { cascade: place }));
       return;
     }
     say("");
@@ -372,7 +407,7 @@ async function copy(text, done) {
     const copied = document.execCommand("copy");
     area.remove();
     if (!copied) {
-      say("Copying is blocked in this browser: select and copy the address bar instead.");
+      say(() => t("copy.blocked"));
       return;
     }
   }
@@ -390,14 +425,12 @@ const actions = {
   "play-next": () => step(1),
   random: () => open(String(randomDeal())),
   "copy-link": () =>
-    copy(
-      location.href,
-      game?.moves.length ? "Copied a link to this game." : "Copied the link to this deal.",
-    ),
-  "copy-text": () =>
-    shown
-      ? copy(shown.text, `Copied deal #${shown.number} as text (fc-solve format).`)
-      : say("No deal is shown yet."),
+    copy(location.href, game?.moves.length ? () => t("copy.link-game") : () => t("copy.link-deal")),
+  "copy-text": () => {
+    if (!shown) return say(() => t("copy.nothing"));
+    const { number, text } = shown;
+    return copy(text, () => t("copy.text", { number: String(number) }));
+  },
   help: () => toggleHelp(),
   retry: () => startPython(),
   undo,
@@ -482,17 +515,15 @@ form.addEventListener("submit", (event) => {
 window.addEventListener("popstate", () => openFromUrl("none"));
 
 const bridge = new PythonBridge({
-  onStatus: (stage) => {
-    statusLine.textContent = STAGES[stage] ?? stage;
-  },
+  onStatus: (next) => showStage(next),
   onReady: () => {
     root.dataset.state = "ready";
-    statusLine.textContent = "";
+    showStage(null);
   },
   onFailed: (reason) => {
     root.dataset.state = "error";
-    statusLine.textContent = "";
-    say(`Python could not be loaded (${reason}). Check your connection, then retry.`);
+    showStage(null);
+    say(() => t("python.failed", { reason }));
     retry.hidden = false;
   },
 });
@@ -501,10 +532,110 @@ function startPython() {
   root.dataset.state = "loading";
   retry.hidden = true;
   say("");
-  statusLine.textContent = STAGES.downloading;
+  showStage("downloading");
   bridge.start();
 }
 
-loadAutoSetting();
-startPython();
-openFromUrl("replace");
+// --- languages -----------------------------------------------------------------------------
+
+/** Put the page's fixed text in the language: every [data-i18n] element and attribute. */
+function translatePage() {
+  for (const element of document.querySelectorAll("[data-i18n]")) {
+    element.textContent = t(element.dataset.i18n);
+  }
+  for (const element of document.querySelectorAll("[data-i18n-title]")) {
+    element.title = t(element.dataset.i18nTitle);
+  }
+  for (const element of document.querySelectorAll("[data-i18n-aria-label]")) {
+    element.setAttribute("aria-label", t(element.dataset.i18nAriaLabel));
+  }
+  document.querySelector("meta[name=description]").content = t("page.description");
+  document.getElementById("deal-hint").textContent = t("deal.hint", {
+    min: String(MIN_DEAL),
+    max: String(MAX_DEAL),
+  });
+  document.getElementById("help-range").textContent = t("help.range", {
+    min: MIN_DEAL,
+    max: MAX_DEAL,
+  });
+  const code = (text) => Object.assign(document.createElement("code"), { textContent: text });
+  const share = document.getElementById("help-share");
+  fill(share, "help.share", {
+    deal: code("?deal=617"),
+    moves: code("?deal=617&moves=5a,5b,2h"),
+  });
+}
+
+/** Speak a language: the fixed text, the board, the messages, the title; the game stays. */
+async function applyLanguage(wanted) {
+  const code = await useLanguage(wanted);
+  root.lang = LANGUAGES[code].tag;
+  languageMenu.value = code;
+  translatePage();
+  showTitle();
+  if (stage !== null) showStage(stage);
+  message.textContent = saying();
+  if (game) {
+    renderState(game);
+    showWin(game);
+  }
+  return code;
+}
+
+function storedLanguage() {
+  try {
+    return localStorage.getItem(LANGUAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The language to start in: the link's ?lang=, else the one chosen before (localStorage), else
+ * the browser's preferred languages, else English. A chosen one stays in the URL.
+ */
+function startingLanguage() {
+  for (const chosen of [readLanguage(), storedLanguage()]) {
+    const code = matchLanguage(chosen);
+    if (code) return { code, chosen: true };
+  }
+  const preferred = navigator.languages?.length ? navigator.languages : [navigator.language];
+  for (const tag of preferred) {
+    const code = matchLanguage(tag);
+    if (code) return { code, chosen: false };
+  }
+  return { code: "en", chosen: false };
+}
+
+languageMenu.addEventListener("change", async () => {
+  const code = await applyLanguage(languageMenu.value);
+  try {
+    localStorage.setItem(LANGUAGE_KEY, code);
+  } catch {
+    // storage may be off; the URL still keeps the language
+  }
+  languageInUrl = true;
+  writeLanguage(code);
+});
+
+window.addEventListener("popstate", () => {
+  const code = matchLanguage(readLanguage());
+  if (code && code !== language()) applyLanguage(code);
+  else if (languageInUrl && !readLanguage()) writeLanguage(language());
+});
+
+async function start() {
+  loadAutoSetting();
+  startPython();
+  const { code, chosen } = startingLanguage();
+  try {
+    await applyLanguage(code);
+  } catch {
+    await applyLanguage("en"); // a catalogue that cannot load: English, which always can
+  }
+  languageInUrl = chosen;
+  if (chosen) writeLanguage(language());
+  openFromUrl("replace");
+}
+
+start();

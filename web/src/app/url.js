@@ -32,6 +32,33 @@ export function writeGame(number, moves, { replace = false } = {}) {
   else history.pushState(state, "", url);
 }
 
+/** Return the ?lang= value of the URL, or null. */
+export function readLanguage(search = location.search) {
+  return new URLSearchParams(search).get("lang");
+}
+
+/**
+ * Put the page's language in the URL (or take it out, for null), in place: shared links keep
+ * it. It goes after deal and moves, which stay first.
+ */
+export function writeLanguage(code) {
+  const url = new URL(location.href);
+  const params = new URLSearchParams(url.search);
+  params.delete("lang");
+  if (code) params.append("lang", code);
+  const deal = params.getAll("deal");
+  const moves = params.getAll("moves");
+  params.delete("deal");
+  params.delete("moves");
+  const parts = [
+    ...deal.map((value) => `deal=${encodeURIComponent(value)}`),
+    ...moves.map((value) => `moves=${value.split(",").map(encodeURIComponent).join(",")}`),
+  ];
+  const rest = params.toString();
+  url.search = [...parts, ...(rest ? [rest] : [])].join("&");
+  if (url.href !== location.href) history.replaceState(history.state, "", url);
+}
+
 /** Point the URL at a deal with no moves yet. */
 export function writeDeal(number, { replace = false } = {}) {
   writeGame(number, [], { replace });

@@ -1,0 +1,383 @@
+"""The page's six languages: complete catalogues, and the page speaking each one in Chromium.
+
+The catalogues (web/src/i18n/<code>.js) are ES modules whose default export is a JSON object;
+the static tests read them as JSON and compare their keys with the keys the sources use:
+`t("key")`, `list("key")` and `fill(element, "key", ...)` calls in web/src/app/*.js and
+`data-i18n="key"` / `data-i18n-*="key"` attributes in web/src/index.html. Errors that Python
+reports are keyed "error.<code>" for every code in freecell._web.ERROR_CODES; English has none
+(its words are Python's own messages).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+
+from freecell import CARD_CODES, Game, deal
+from freecell._web import ERROR_CODES
+
+ROOT = Path(__file__).resolve().parent.parent
+WEB = ROOT / "web" / "src"
+CATALOGUES = WEB / "i18n"
+LANGUAGES = ["en", "pt", "es", "it", "ru", "zh-Hant"]
+TAGS = {"en": "en", "pt": "pt-BR", "es": "es", "it": "it", "ru": "ru", "zh-Hant": "zh-Hant"}
+NATIVE_NAMES = {
+    "en": "English",
+    "pt": "Português",
+    "es": "Español",
+    "it": "Italiano",
+    "ru": "Русский",
+    "zh-Hant": "中文（繁體）",  # noqa: RUF001 - Chinese writes full-width parentheses
+}
+PLURAL_FORMS = {
+    "en": {"one", "other"},
+    "pt": {"one", "other"},
+    "es": {"one", "other"},
+    "it": {"one", "other"},
+    "ru": {"one", "few", "many", "other"},
+    "zh-Hant": {"other"},
+}
+BOOT_MS = 60_000
+PHONE = {"width": 360, "height": 740}
+ContextFactory = Callable[..., BrowserContext]
+
+USE_IN_JS = re.compile(r"""\b(?:t|list|fill)\((?:\s*\w+,)?\s*"([a-z0-9.-]+)"\s*[,)]""")
+USE_IN_HTML = re.compile(r"""\bdata-i18n(?:-[a-z-]+)?="([a-z0-9.-]+)\"""")
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def catalogue(code: str) -> dict[str, Any]:
+    """Read a language's catalogue: the JSON object after `export default`."""
+    text = (CATALOGUES / f"{code}.js").read_text(encoding="utf-8")
+    body = text[text.index("export default ") + len("export default ") :].strip()
+    value: dict[str, Any] = json.loads(body.removesuffix(";"))
+    return value
+
+
+def used_keys() -> set[str]:
+    """Every key the page's sources use."""
+    keys: set[str] = set()
+    for path in sorted((WEB / "app").glob("*.js")):
+        keys |= set(USE_IN_JS.findall(path.read_text(encoding="utf-8")))
+    keys |= set(USE_IN_HTML.findall((WEB / "index.html").read_text(encoding="utf-8")))
+    return keys
+
+
+def texts(value: Any) -> list[str]:
+    """Return the strings of a catalogue value: itself, its plural forms or its list items."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [str(v) for v in value.values()]
+    return [str(v) for v in value]
+
+
+# --- the catalogues -----------------------------------------------------------------------------
+
+
+class TestCatalogues:
+    def test_every_used_key_is_in_english(self) -> None:
+        """Each key the sources use is in en.js, and en.js holds no key the sources do not use."""
+        english = set(catalogue("en"))
+        used = used_keys()
+        assert used - english == set(), "used but missing from en.js"
+        assert english - used == set(), "in en.js but used nowhere"
+
+    @pytest.mark.parametrize("code", LANGUAGES[1:])
+    def test_same_keys_as_english_plus_errors(self, code: str) -> None:
+        """Every other language has exactly English's keys plus one per Python error code."""
+        keys = set(catalogue(code))
+        wanted = set(catalogue("en")) | {f"error.{c}" for c in ERROR_CODES}
+        assert wanted - keys == set(), f"missing from {code}.js"
+        assert keys - wanted == set(), f"in {code}.js but unused"
+
+    def test_english_has_no_error_keys(self) -> None:
+        """English errors are Python's messages: en.js has no error.* keys to drift from them."""
+        assert [key for key in catalogue("en") if key.startswith("error.")] == []
+
+    @pytest.mark.parametrize("code", LANGUAGES)
+    def test_values_are_well_formed(self, code: str) -> None:
+        """Texts are non-empty; plurals have the language's forms; placeholders match English."""
+        english = catalogue("en")
+        for key, value in catalogue(code).items():
+            assert all(text.strip() for text in texts(value)), key
+            if isinstance(value, dict):
+                assert set(value) == PLURAL_FORMS[code], key
+            if isinstance(value, list):
+                assert len(value) == len(english[key]), key
+            if key in english and not isinstance(value, list):
+                theirs = {p for text in texts(english[key]) for p in PLACEHOLDER.findall(text)}
+                ours = {p for text in texts(value) for p in PLACEHOLDER.findall(text)}
+                assert ours == theirs, key
+
+    def test_error_placeholders_are_python_params(self) -> None:
+        """Each error text's placeholders are among the params its code comes with."""
+        params = {
+            "move", "text", "min", "max", "number", "cascade", "cell", "card", "need", "onto",
+            "target", "cards", "count", "cells", "cascades", "place", "below", "index", "reason",
+        }  # fmt: skip
+        for code in LANGUAGES[1:]:
+            for key, value in catalogue(code).items():
+                if key.startswith("error."):
+                    found = {p for text in texts(value) for p in PLACEHOLDER.findall(text)}
+                    assert found <= params, (code, key, found - params)
+
+    def test_card_vocabulary(self) -> None:
+        """Each language names the cards in its own words."""
+        names = {code: catalogue(code) for code in LANGUAGES}
+        assert names["pt"]["card.ranks"][10] == "Valete"
+        assert names["it"]["card.ranks"][10] == "Fante"
+        assert names["es"]["card.ranks"][10] == "Jota"
+        assert names["ru"]["card.ranks"][0] == "туз"
+        assert names["ru"]["card.suits"] == ["треф", "бубен", "червей", "пик"]
+        assert names["zh-Hant"]["card.suits"] == ["梅花", "方塊", "紅心", "黑桃"]
+
+
+# --- the page in each language ------------------------------------------------------------------
+
+CARD_617 = {
+    "en": "Jack of Diamonds",
+    "pt": "Valete de Ouros",
+    "es": "Jota de Diamantes",
+    "it": "Fante di Quadri",
+    "ru": "валет бубен",
+    "zh-Hant": "方塊J",
+}
+"""The accessible name of JD, the bottom card of deal 617's first cascade."""
+TITLE_617 = {
+    "en": "FreeCell deal #617",
+    "pt": "Jogo de FreeCell nº 617",
+    "es": "Partida de FreeCell n.º 617",
+    "it": "Partita di FreeCell n. 617",
+    "ru": "Расклад FreeCell № 617",
+    "zh-Hant": "空當接龍 第 617 局",
+}
+UNDO = {"en": "Undo", "pt": "Desfazer", "es": "Deshacer", "it": "Annulla", "ru": "Отменить",
+        "zh-Hant": "復原"}  # fmt: skip
+LANGUAGE_LABEL = {"en": "Language", "pt": "Idioma", "es": "Idioma", "it": "Lingua", "ru": "Язык",
+                  "zh-Hant": "語言"}  # fmt: skip
+NUMBER_RANGE = {
+    "en": "8,589,934,591",
+    "pt": "8.589.934.591",
+    "es": "8.589.934.591",
+    "it": "8.589.934.591",
+    "ru": "8\u00a0589\u00a0934\u00a0591",
+    "zh-Hant": "8,589,934,591",
+}
+"""How the help writes the last deal number (Intl.NumberFormat; Russian groups with NBSP)."""
+ILLEGAL_2H = {
+    "pt": "9♣ não pode ir para as fundações",
+    "es": "el 9♣ no puede ir a las fundaciones",
+    "it": "9♣ non può andare sulle fondazioni",
+    "ru": "карту 9♣ нельзя положить в дом",
+    "zh-Hant": "9♣ 還不能進收牌區",
+}
+
+
+def boot(page: Page, url: str) -> None:
+    """Open `url`, wait for Python and for a game on the board."""
+    page.goto(url)
+    expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+    page.wait_for_selector("#board[data-moves]")
+
+
+def query(page: Page) -> dict[str, list[str]]:
+    """Return the page URL's query parameters."""
+    return parse_qs(urlsplit(page.url).query)
+
+
+def table_codes(page: Page) -> list[list[str]]:
+    """Return the card codes in each cascade."""
+    value: list[list[str]] = page.evaluate(
+        """() => Array.from(document.querySelectorAll("#board [data-column]"),
+            (c) => Array.from(c.querySelectorAll("[data-card]"), (e) => e.dataset.card))"""
+    )
+    return value
+
+
+def expect_language(page: Page, code: str) -> None:
+    """Assert the page speaks `code`: <html lang>, the title, the menu, a button, a card name."""
+    expect(page.locator("html")).to_have_attribute("lang", TAGS[code])
+    expect(page.locator("#language")).to_have_value(code)
+    expect(page.get_by_label(LANGUAGE_LABEL[code])).to_have_value(code)
+    expect(page.locator("[data-action=undo]")).to_have_text(UNDO[code])
+
+
+@pytest.mark.browser
+class TestPageLanguages:
+    @pytest.mark.parametrize("code", LANGUAGES)
+    def test_lang_parameter(self, make_context: ContextFactory, site_url: str, code: str) -> None:
+        """?lang=xx: lang, title, controls, card names, numbers, a refusal from Python."""
+        with make_context() as context:
+            page = context.new_page()
+            boot(page, f"{site_url}?deal=617&lang={code}")
+            expect_language(page, code)
+            expect(page).to_have_title(TITLE_617[code])
+            jack = page.locator("#board [data-column='1'] [data-card]").last
+            expect(jack).to_have_attribute("data-card", "JD")
+            expect(jack).to_have_accessible_name(CARD_617[code])
+            page.locator("[data-action=help]").click()
+            expect(page.locator("#help-range")).to_contain_text(NUMBER_RANGE[code])
+            options = page.locator("#language option")
+            assert options.all_text_contents() == list(NATIVE_NAMES.values())
+            assert query(page)["lang"] == [code]
+            assert query(page)["deal"] == ["617"]
+
+    @pytest.mark.parametrize("code", LANGUAGES[1:])
+    def test_python_refusal_in_the_language(
+        self, make_context: ContextFactory, site_url: str, code: str
+    ) -> None:
+        """An illegal move's reason, from Python's code and params, is in the language."""
+        with make_context() as context:
+            page = context.new_page()
+            boot(page, f"{site_url}?deal=1&moves=5a&lang={code}")
+            page.locator("#table [data-card='9C']").click()
+            page.locator("[data-foundation='2']").click()
+            expect(page.get_by_role("alert")).to_contain_text(ILLEGAL_2H[code])
+            expect(page.get_by_role("alert")).to_contain_text("2h")
+            expect(page.locator("#board")).to_have_attribute("data-moves", "5a")
+
+    def test_bad_deal_number_in_russian(self, make_context: ContextFactory, site_url: str) -> None:
+        """A bad deal number is refused in Russian, with the valid range in plain digits."""
+        with make_context() as context:
+            page = context.new_page()
+            boot(page, f"{site_url}?deal=617&lang=ru")
+            page.locator("#deal").fill("0")
+            page.locator("#deal").press("Enter")
+            alert = page.get_by_role("alert")
+            expect(alert).to_contain_text("Неверный номер расклада «0»")
+            expect(alert).to_contain_text("от 1 до 8589934591")
+
+    def test_link_notice_in_portuguese(self, make_context: ContextFactory, site_url: str) -> None:
+        """A link's malformed move is reported in Portuguese, the game replayed up to it."""
+        with make_context() as context:
+            page = context.new_page()
+            boot(page, f"{site_url}?deal=1&moves=5a,5b,zz,5c&lang=pt")
+            alert = page.get_by_role("alert")
+            expect(alert).to_contain_text("A jogada 3 do link, “zz”, não foi feita")
+            expect(page.locator("#board")).to_have_attribute("data-moves", "5a,5b")
+            assert query(page)["moves"] == ["5a,5b"]
+            assert query(page)["lang"] == ["pt"]
+
+    def test_browser_locale(self, make_context: ContextFactory, site_url: str) -> None:
+        """With no ?lang=, a ru-RU browser gets Russian, and the URL stays without lang."""
+        with make_context(locale="ru-RU") as context:
+            page = context.new_page()
+            boot(page, f"{site_url}?deal=617")
+            expect_language(page, "ru")
+            expect(page).to_have_title(TITLE_617["ru"])
+            expect(page.locator("#board [data-card='JD']")).to_have_accessible_name("валет бубен")
+            assert "lang" not in query(page)
+
+    @pytest.mark.parametrize(
+        ("locale", "code"),
+        [("pt-PT", "pt"), ("zh-TW", "zh-Hant"), ("zh-CN", "zh-Hant"), ("de-DE", "en")],
+    )
+    def test_locale_mapping(
+        self, make_context: ContextFactory, site_url: str, locale: str, code: str
+    ) -> None:
+        """Regional and unknown locales map to a language the page speaks, else English."""
+        with make_context(locale=locale) as context:
+            page = context.new_page()
+            boot(page, f"{site_url}?deal=617")
+            expect(page.locator("html")).to_have_attribute("lang", TAGS[code])
+
+    def test_switch_mid_game(self, make_context: ContextFactory, site_url: str) -> None:
+        """Switching language keeps the deal, the moves, the board and the URL; it is remembered."""
+        with make_context() as context:
+            page = context.new_page()
+            boot(page, f"{site_url}?deal=1&moves=5a")
+            expect_language(page, "en")
+            page.locator("#table [data-card='8H']").dblclick()
+            expect(page.locator("#board")).to_have_attribute("data-moves", "5a,52")
+            before = table_codes(page)
+            for code in ["zh-Hant", "ru", "pt", "en", "it"]:
+                page.locator("#language").select_option(code)
+                expect_language(page, code)
+                expect(page.locator("#board")).to_have_attribute("data-moves", "5a,52")
+                assert table_codes(page) == before
+                assert query(page)["deal"] == ["1"]
+                assert query(page)["moves"] == ["5a,52"]
+                assert query(page)["lang"] == [code]
+            expect(page.locator("#moves-count")).to_have_text("2")
+            expect(page).to_have_title("Partita di FreeCell n. 1")
+            expect(page.locator("[data-freecell='0']")).to_have_accessible_name(
+                "Cella libera A, Sei di Fiori"
+            )
+            page.locator("[data-action=undo]").click()
+            expect(page.locator("#board")).to_have_attribute("data-moves", "5a")
+            # The choice is remembered: a plain link now opens in Italian, and says so in its URL.
+            other = context.new_page()
+            boot(other, f"{site_url}?deal=2")
+            expect_language(other, "it")
+            assert query(other)["lang"] == ["it"]
+            assert query(other)["deal"] == ["2"]
+
+    def test_link_language_beats_the_stored_one(
+        self, make_context: ContextFactory, site_url: str
+    ) -> None:
+        """A shared link's ?lang= wins over the language chosen before; next deal keeps it."""
+        with make_context(locale="ru-RU") as context:
+            page = context.new_page()
+            page.add_init_script("localStorage.setItem('freecell.language', 'es')")
+            boot(page, f"{site_url}?deal=617&lang=zh-Hant")
+            expect_language(page, "zh-Hant")
+            page.locator("[data-action=next]").click()
+            expect(page.locator("#board")).to_have_attribute("data-deal", "618")
+            expect(page).to_have_title("空當接龍 第 618 局")
+            assert query(page) == {"deal": ["618"], "lang": ["zh-Hant"]}
+
+    def test_won_game_message(self, make_context: ContextFactory, site_url: str) -> None:
+        """The win message and the move counter speak the language, numbers formatted."""
+        solution = (ROOT / "tests" / "data" / "solutions" / "1.txt").read_text().split()
+        moves = [w for w in solution if re.fullmatch(r"[1-8a-d][1-8a-dh](v\d+)?", w)]
+        game = Game.from_deal_number(1)
+        for move in moves:
+            game.push(move)
+        assert game.snapshot()["won"]
+        with make_context() as context:
+            page = context.new_page()
+            boot(page, f"{site_url}?deal=1&moves={','.join(moves)}&lang=ru")
+            expect(page.locator("#win-text")).to_contain_text("Вы выиграли расклад № 1")
+            expect(page.locator("#moves-count")).to_have_text(str(len(moves)))
+
+    @pytest.mark.parametrize("code", ["zh-Hant", "ru"])
+    @pytest.mark.parametrize("width", ["phone", "desktop"])
+    def test_screenshots(
+        self,
+        make_context: ContextFactory,
+        site_url: str,
+        request: pytest.FixtureRequest,
+        code: str,
+        width: str,
+    ) -> None:
+        """zh-Hant and ru fit a 360 px phone and a desktop; screenshots go to test-results/."""
+        options: dict[str, Any] = (
+            {"viewport": PHONE, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+            if width == "phone"
+            else {}
+        )
+        with make_context(**options) as context:
+            page = context.new_page()
+            boot(page, f"{site_url}?deal=617&moves=8a&lang={code}")
+            page.locator("[data-action=help]").click()
+            size = page.viewport_size or {"width": 1280}
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= size["width"]
+            for index in range(8):
+                box = page.locator(f"[data-column='{index + 1}']").bounding_box()
+                assert box is not None
+                assert box["x"] + box["width"] <= size["width"]
+            path = request.config.rootpath / "test-results" / f"screenshot-i18n-{code}-{width}.png"
+            page.screenshot(path=path, full_page=True)
+
+
+def test_deal_617_first_cascade_ends_in_the_jack_of_diamonds() -> None:
+    """The card the page tests name: deal 617's first cascade ends in JD."""
+    assert CARD_CODES[deal(617).columns[0][-1]] == "JD"
