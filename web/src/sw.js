@@ -69,7 +69,10 @@ async function networkFirst(request) {
     if (response.ok) await cache.put(key, response.clone());
     return response;
   } catch (error) {
-    const cached = await cache.match(key);
+    const cached =
+      (await cache.match(key)) ??
+      (await caches.match(key)) ??
+      (request.mode === "navigate" ? await cache.match(new URL("index.html", scope).href) : null);
     if (cached) return cached;
     throw error;
   }
