@@ -86,6 +86,7 @@ def _card(card: int) -> dict[str, Any]:
 
 
 _CARDS = tuple(_card(c) for c in range(52))
+_FACES: Final = {card["code"]: card for card in _CARDS}
 
 
 def _deal_json(number: int) -> str:
@@ -181,13 +182,13 @@ def _split_moves(moves: str) -> list[str]:
     return [token.strip() for token in str(moves).split(",") if token.strip()]
 
 
-def new_game(text: str, moves: str = "", step: int = 0) -> str:
+def new_game(text: str, moves: str = "", step: int = 0, faces: bool = True) -> str:
     """Open a game of a deal (``step`` places after the one in ``text``) and replay ``moves``.
 
     ``moves`` is a link's comma-separated move tokens; they are replayed with no automatic
     moves, up to the first token that is malformed or illegal, which ``"notice"`` reports. The
-    reply holds the deal's ``number`` and fc-solve ``text``, every card's face in ``"faces"``
-    and the ``"game"``.
+    reply holds the deal's ``number`` and fc-solve ``text``, the ``"game"``, and, unless
+    ``faces`` is false (a caller that has them already), every card's face in ``"faces"``.
 
     >>> reply = json.loads(new_game("1", "5a,5b,zz,5c"))
     >>> reply["game"]["moves"], reply["notice"]  # doctest: +ELLIPSIS
@@ -224,8 +225,9 @@ def new_game(text: str, moves: str = "", step: int = 0) -> str:
             )
             extra["notice_code"] = "link-too-long"
             extra["notice_params"] = {"count": len(tokens), "max": MAX_LINK_MOVES}
-    faces = {card["code"]: card for card in _CARDS}
-    return _reply(game, number=number, text=_text, faces=faces, **extra)
+    if faces:
+        extra["faces"] = _FACES
+    return _reply(game, number=number, text=_text, **extra)
 
 
 def _with_autos(game: Game, auto: bool) -> list[dict[str, Any]]:

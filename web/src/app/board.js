@@ -1,7 +1,7 @@
 // Renders a game (as freecell._web returns it) into the table. Only this module touches cards.
 // Everything shown comes from Python's replies and goes in through textContent and dataset;
 // names and labels are in the page's language (i18n.js), so a re-render re-says them all.
-import { cardName, suitName, t } from "./i18n.js";
+import { cardName, language, suitName, t } from "./i18n.js";
 
 /** A card element: an <li> in a cascade, a <div> in a free cell or on a foundation. */
 function cardElement(card, index, tag = "li") {
@@ -28,6 +28,24 @@ function cardElement(card, index, tag = "li") {
   return item;
 }
 
+// Each card's cascade element is made once per language and then only moved between
+// cascades: a deal change or a move rebuilds no card, so the page keeps up with every click.
+let cascadeCards = new Map();
+let cascadeCardsLanguage = "";
+
+function cascadeCard(card) {
+  if (cascadeCardsLanguage !== language()) {
+    cascadeCards = new Map();
+    cascadeCardsLanguage = language();
+  }
+  let element = cascadeCards.get(card.code);
+  if (!element) {
+    element = cardElement(card, 0);
+    cascadeCards.set(card.code, element);
+  }
+  return element;
+}
+
 /** Replace the cascades with a deal's 8 columns, first dealt card first (open_deal's reply). */
 export function renderDeal(board, deal) {
   renderCascades(board, deal.columns);
@@ -35,20 +53,36 @@ export function renderDeal(board, deal) {
 }
 
 function renderCascades(board, columns) {
-  const lists = columns.map((cards, index) => {
-    const column = document.createElement("ol");
-    column.className = "cascade";
-    column.dataset.column = String(index + 1);
-    column.tabIndex = 0;
+  if (board.children.length !== columns.length) {
+    board.replaceChildren(
+      ...columns.map((_, index) => {
+        const column = document.createElement("ol");
+        column.className = "cascade";
+        column.dataset.column = String(index + 1);
+        column.tabIndex = 0;
+        return column;
+      }),
+    );
+  }
+  columns.forEach((cards, index) => {
+    const column = board.children[index];
     column.setAttribute(
       "aria-label",
       t("board.cascade", { column: String(index + 1), count: cards.length }),
     );
     column.style.setProperty("--n", String(Math.max(cards.length, 1)));
-    column.append(...cards.map((card, i) => cardElement(card, i)));
-    return column;
+    const elements = cards.map((card, i) => {
+      const element = cascadeCard(card);
+      if (element.style.getPropertyValue("--i") !== String(i)) {
+        element.style.setProperty("--i", String(i));
+      }
+      return element;
+    });
+    const same =
+      elements.length === column.children.length &&
+      elements.every((element, i) => column.children[i] === element);
+    if (!same) column.replaceChildren(...elements);
   });
-  board.replaceChildren(...lists);
 }
 
 /**

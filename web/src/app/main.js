@@ -196,11 +196,11 @@ function showTitle() {
 
 function open(text, historyMode = "push", moves = "") {
   base = text;
-  return show({ op: "game", text, moves }, historyMode);
+  return show({ op: "game", text, moves, faces: !faces }, historyMode);
 }
 
 function step(by) {
-  return show({ op: "game", text: base, step: by }, "push");
+  return show({ op: "game", text: base, step: by, faces: !faces }, "push");
 }
 
 function openFromUrl(historyMode) {

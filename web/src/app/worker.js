@@ -4,7 +4,7 @@
 // Protocol, page -> worker (each op calls the freecell._web function named after the arrow):
 //   {id, op: "open", text}                      -> open_deal (deal only, no game)
 //   {id, op: "step", text, step}                -> step_deal (deal only, no game)
-//   {id, op: "game", text, moves, step}         -> new_game: opens the worker's one game,
+//   {id, op: "game", text, moves, step, faces}  -> new_game: opens the worker's one game,
 //                                                  replaying a link's comma-separated moves
 //   {id, op: "play", source, target, card, auto} -> play (places 1-8, a-d, h; card optional)
 //   {id, op: "card", card, auto}                -> play_card (a double click's best move)
@@ -130,8 +130,8 @@ api.then(
 const operations = {
   open: (web, { text }) => web.open_deal(String(text)),
   step: (web, { text, step }) => web.step_deal(String(text), step),
-  game: (web, { text, moves = "", step = 0 }) =>
-    web.new_game(String(text), String(moves), Number(step) || 0),
+  game: (web, { text, moves = "", step = 0, faces = true }) =>
+    web.new_game(String(text), String(moves), Number(step) || 0, Boolean(faces)),
   play: (web, { source, target, card = "", auto = true }) =>
     web.play(String(source), String(target), String(card ?? ""), Boolean(auto)),
   card: (web, { card, auto = true }) => web.play_card(String(card), Boolean(auto)),
