@@ -142,10 +142,15 @@ def step_deal(text: str, step: int) -> str:
     number = _parse(text)
     if isinstance(number, DealNumberError):
         return json.dumps({"ok": False, **_coded(number)})
+    return _deal_json(_stepped(number, step))
+
+
+def _stepped(number: int, step: int) -> int:
+    """Return the deal ``step`` places after ``number`` in the order -2, -1, 1, 2, ... 2**33-1."""
     # Places: -2 -> 0, -1 -> 1, 1 -> 2, ..., MAX_DEAL -> MAX_DEAL + 1.
     place = number + 2 if number < 0 else number + 1
     place = min(max(place + int(step), 0), MAX_DEAL + 1)
-    return _deal_json(place - 2 if place < 2 else place - 1)
+    return place - 2 if place < 2 else place - 1
 
 
 # --- the session: one game per worker ---------------------------------------------------------
@@ -199,8 +204,7 @@ def new_game(text: str, moves: str = "", step: int = 0, faces: bool = True) -> s
     if isinstance(number, DealNumberError):
         return json.dumps({"ok": False, **_coded(number)})
     if step:
-        number = json.loads(step_deal(str(number), step))["number"]
-        assert isinstance(number, int)
+        number = _stepped(number, step)
     game = Game.from_deal_number(number)
     _game, _text = game, format_deal(deal(number))
     extra: dict[str, Any] = {}
