@@ -150,30 +150,8 @@ async function showGame(reply, historyMode) {
   if (steps.at(-1) !== game) renderState(game);
   showWin(game);
   if (historyMode !== "none") {
-    const { deal, moves } = game;
-    afterPaint(() => writeGame(deal, moves, { replace: historyMode === "replace" }));
+    writeGame(game.deal, game.moves, { replace: historyMode === "replace" });
   }
-}
-
-/**
- * Run `work` once the new board has been painted: the history entry costs a millisecond or
- * two that the board need not wait for. Work runs in the order it was given.
- */
-const afterPaintQueue = [];
-function afterPaint(work) {
-  afterPaintQueue.push(work);
-  if (afterPaintQueue.length > 1) return; // a flush is already on its way
-  let flushed = false;
-  const flush = () => {
-    if (flushed) return;
-    flushed = true;
-    for (const queued of afterPaintQueue.splice(0)) queued();
-  };
-  const fallback = setTimeout(flush, 100); // no frames come while the page is hidden
-  requestAnimationFrame(() => {
-    clearTimeout(fallback);
-    setTimeout(flush, 0);
-  });
 }
 
 // --- deals ---------------------------------------------------------------------------------
