@@ -241,3 +241,10 @@ def make_context(browser: Browser, error_log: ErrorLog) -> ContextFactory:
         return context
 
     return new_context
+
+
+@pytest.fixture(scope="class")
+def shared_context(make_context: ContextFactory) -> Iterator[BrowserContext]:
+    """One browser context per test class (its HTTP cache makes later loads faster)."""
+    with make_context() as context:
+        yield context

@@ -126,17 +126,10 @@ def center(locator: Locator) -> tuple[float, float]:
 # --- fixtures -----------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="class")
-def context(make_context: ContextFactory) -> Iterator[BrowserContext]:
-    """One desktop browser context per test class (its HTTP cache makes later loads faster)."""
-    with make_context() as opened:
-        yield opened
-
-
 @pytest.fixture
-def page(context: BrowserContext) -> Iterator[Page]:
+def page(shared_context: BrowserContext) -> Iterator[Page]:
     """Open a new page in the class's context, with auto-move on; close it after the test."""
-    opened = context.new_page()
+    opened = shared_context.new_page()
     opened.add_init_script("try { localStorage.removeItem('freecell.auto-move'); } catch {}")
     yield opened
     opened.close()

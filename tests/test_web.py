@@ -166,13 +166,6 @@ def app(make_context: ContextFactory, site_url: str) -> Iterator[Page]:
         yield page
 
 
-@pytest.fixture(scope="class")
-def shared_context(make_context: ContextFactory) -> Iterator[BrowserContext]:
-    """One browser context per test class (its HTTP cache makes later loads faster)."""
-    with make_context() as context:
-        yield context
-
-
 @pytest.fixture
 def fresh_page(shared_context: BrowserContext) -> Iterator[Page]:
     """Open a new, blank page in the class's context; close it after the test."""
