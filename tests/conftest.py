@@ -23,6 +23,7 @@ from playwright.sync_api import (
     BrowserContext,
     ConsoleMessage,
     Playwright,
+    Request,
     ViewportSize,
     WebError,
     expect,
@@ -248,3 +249,15 @@ def shared_context(make_context: ContextFactory) -> Iterator[BrowserContext]:
     """One browser context per test class (its HTTP cache makes later loads faster)."""
     with make_context() as context:
         yield context
+
+
+def record_requests(context: BrowserContext) -> list[str]:
+    """Return a list that fills with the URL of every http(s) request the context makes."""
+    requested: list[str] = []
+
+    def record(request: Request) -> None:
+        if request.url.startswith("http"):
+            requested.append(request.url)
+
+    context.on("request", record)
+    return requested

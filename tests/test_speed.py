@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page, Request, expect
 
+from conftest import record_requests
 from freecell import CARD_CODES, deal
 
 pytestmark = pytest.mark.browser
@@ -142,14 +143,8 @@ class TestServiceWorker:
         self, make_context: ContextFactory, subpath_url: str
     ) -> None:
         """From a subpath, the first and the repeat visit request nothing outside it."""
-        requested: list[str] = []
-
-        def record(request: Request) -> None:
-            if request.url.startswith("http"):
-                requested.append(request.url)
-
         with make_context() as context:
-            context.on("request", record)
+            requested = record_requests(context)
             page = context.new_page()
             boot(page, f"{subpath_url}?deal=617")
             offline_copy_ready(page)

@@ -13,8 +13,9 @@ from typing import Any, Protocol, cast
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, Request, Route, ViewportSize, expect
+from playwright.sync_api import BrowserContext, Page, Route, ViewportSize, expect
 
+from conftest import record_requests
 from freecell import CARD_CODES, MAX_DEAL, card_name, deal, format_deal
 
 pytestmark = pytest.mark.browser
@@ -482,14 +483,8 @@ class TestLoading:
 class TestServing:
     def test_subpath(self, make_context: ContextFactory, subpath_url: str) -> None:
         """Served under a subpath, the page loads only from there and keeps its URLs there."""
-        requested: list[str] = []
-
-        def record(request: Request) -> None:
-            if request.url.startswith("http"):
-                requested.append(request.url)
-
         with make_context() as context:
-            context.on("request", record)
+            requested = record_requests(context)
             page = context.new_page()
             boot(page, f"{subpath_url}?deal=617")
             assert_shows(page, 617)
