@@ -298,7 +298,11 @@ def command_test(pytest_args: list[str]) -> None:
     log("pytest")
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
-    run(VENV_PYTHON, "-m", "pytest", "tests", "--pyargs", "freecell", *pytest_args, env=env)
+    # The tests, the README's examples, and the docstrings of the installed wheel.
+    run(
+        VENV_PYTHON, "-m", "pytest", "tests", "README.md", "--doctest-glob=README.md",
+        "--pyargs", "freecell", *pytest_args, env=env,
+    )  # fmt: skip
 
 
 def command_bench() -> None:
