@@ -123,6 +123,16 @@ def center(locator: Locator) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 10)
 
 
+def mouse_drag(page: Page, source: Locator, target: Locator) -> None:
+    """Drag with the mouse from the middle of `source` to just inside the top of `target`."""
+    x, y = center(source)
+    tx, ty = center(target)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(tx, ty + 20, steps=10)
+    page.mouse.up()
+
+
 # --- fixtures -----------------------------------------------------------------------------------
 
 
@@ -207,24 +217,14 @@ class TestDrag:
     def test_mouse_drag_to_a_free_cell(self, page: Page, site_url: str) -> None:
         """Dragging a card onto an empty free cell moves it there."""
         open_game(page, site_url, 617)
-        x, y = center(card(page, "QH"))
-        tx, ty = center(page.locator("[data-freecell='2']"))
-        page.mouse.move(x, y)
-        page.mouse.down()
-        page.mouse.move(tx, ty + 20, steps=10)
-        page.mouse.up()
+        mouse_drag(page, card(page, "QH"), page.locator("[data-freecell='2']"))
         expect_moves(page, ["8c"])
 
     def test_refused_drop_changes_nothing(self, page: Page, site_url: str) -> None:
         """A drop where the card cannot go is refused with the reason; the card stays."""
         open_game(page, site_url, 617)
         before = shown_table(page)
-        x, y = center(card(page, "QH"))
-        tx, ty = center(page.locator("[data-foundation='0']"))
-        page.mouse.move(x, y)
-        page.mouse.down()
-        page.mouse.move(tx, ty + 20, steps=10)
-        page.mouse.up()
+        mouse_drag(page, card(page, "QH"), page.locator("[data-foundation='0']"))
         expect(page.get_by_role("alert")).to_contain_text("cannot go to the foundations")
         assert shown_table(page) == before
         assert shown_moves(page) == []
