@@ -15,12 +15,10 @@ from freecell._web import (
     ERROR_CODES,
     MAX_LINK_MOVES,
     new_game,
-    open_deal,
     play,
     play_card,
     redo,
     restart,
-    step_deal,
     targets,
     undo,
 )
@@ -37,20 +35,20 @@ def reply(text: str) -> dict[str, Any]:
 class TestOpenDeal:
     @pytest.mark.parametrize("number", [1, 617, -1, -2, 2**31, 2**32, MAX_DEAL])
     def test_columns_match_the_dealer(self, number: int) -> None:
-        """The reply's columns hold the dealer's cards, codes and names, and its fcs text."""
-        data = reply(open_deal(str(number)))
+        """The reply's cascades hold the dealer's cards, the faces their names, and its fcs text."""
+        data = reply(new_game(str(number)))
         assert data["ok"] is True
         assert data["number"] == number
         expected = [[CARD_CODES[c] for c in column] for column in deal(number).columns]
-        assert [[card["code"] for card in column] for column in data["columns"]] == expected
+        assert data["game"]["cascades"] == expected
         names = [[card_name(c) for c in column] for column in deal(number).columns]
-        assert [[card["name"] for card in column] for column in data["columns"]] == names
+        faces = data["faces"]
+        assert [[faces[code]["name"] for code in column] for column in expected] == names
         assert data["text"] == format_deal(deal(number))
 
     def test_card_faces(self) -> None:
         """Each card carries its face: rank as printed, suit symbol, colour."""
-        first = reply(open_deal("617"))["columns"][0][1]
-        assert first == {
+        assert reply(new_game("617"))["faces"]["TD"] == {
             "code": "TD",
             "name": "Ten of Diamonds",
             "rank": "10",
@@ -58,16 +56,20 @@ class TestOpenDeal:
             "red": True,
         }
 
+    def test_faces_only_when_asked(self) -> None:
+        """A caller that has the faces already can leave them out of the reply."""
+        assert "faces" not in reply(new_game("617", "", 0, faces=False))
+
     @given(st.text(max_size=30))
     def test_any_text_gets_a_reply(self, text: str) -> None:
         """Any text at all gets a deal or an error message, never an exception."""
-        data = reply(open_deal(text))
+        data = reply(new_game(text))
         assert data["ok"] is True or "1 to 8589934591" in data["error"]
 
     @pytest.mark.parametrize("text", ["abc", "", "0", "-3", "1.5", "99999999999", "617abc"])
     def test_bad_text_says_what_is_valid(self, text: str) -> None:
         """Bad input gets a message naming the valid numbers."""
-        data = reply(open_deal(text))
+        data = reply(new_game(text))
         assert data == {"ok": False, "error": data["error"], "code": "deal-number",
                         "params": {"text": text, "min": 1, "max": MAX_DEAL}}  # fmt: skip
         assert "from 1 to 8589934591, or -1 or -2" in data["error"]
@@ -81,11 +83,11 @@ class TestStepDeal:
     )  # fmt: skip
     def test_order_and_ends(self, text: str, step: int, number: int) -> None:
         """Steps go -2, -1, 1, 2, ... and stop at both ends."""
-        assert reply(step_deal(text, step))["number"] == number
+        assert reply(new_game(text, "", step))["number"] == number
 
     def test_bad_base(self) -> None:
         """Stepping from text that is no deal gets the error message."""
-        assert reply(step_deal("abc", 1))["ok"] is False
+        assert reply(new_game("abc", "", 1))["ok"] is False
 
 
 def solution(number: int) -> list[str]:
@@ -152,7 +154,7 @@ class TestNewGame:
             assert bad in data["notice"]
 
     def test_step(self) -> None:
-        """A step opens the deal that many places on, as step_deal counts."""
+        """A step opens the deal that many places on, in the order -2, -1, 1, 2, ..."""
         assert reply(new_game("1", "", -1))["number"] == -1
 
     def test_too_many_moves(self, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -359,12 +361,12 @@ class TestErrorCodes:
     @pytest.mark.parametrize("text", ["0", "abc", "99999999999", ""])
     def test_deal_number(self, text: str) -> None:
         """A bad deal number names the text typed and the valid range."""
-        for data in (open_deal(text), step_deal(text, 1), new_game(text)):
+        for data in (new_game(text), new_game(text, "", 1)):
             assert refusal(data) == ("deal-number", {"text": text, "min": 1, "max": MAX_DEAL})
 
     def test_long_text_is_shortened(self) -> None:
         """Long text comes back cut to 40 characters and an ellipsis, as in the message."""
-        _, params = refusal(open_deal("9" * 50))
+        _, params = refusal(new_game("9" * 50))
         assert params["text"] == "9" * 40 + "…"
 
     @pytest.mark.parametrize(

@@ -9,8 +9,7 @@ Every error also comes as data, for a page that speaks another language than Eng
 ``"notice"`` comes with ``"notice_code"`` and ``"notice_params"`` the same way; a
 ``"reason"`` among the params is itself ``{"code": ..., "params": ...}``.
 
-Two kinds of function: :func:`open_deal` and :func:`step_deal` only deal, while the session
-functions keep one :class:`~freecell.Game` in this module (one per worker, so one per page):
+The functions keep one :class:`~freecell.Game` in this module (one per worker, so one page):
 :func:`new_game` opens it, optionally replaying a link's moves, and :func:`play`,
 :func:`play_card`, :func:`undo`, :func:`redo`, :func:`restart` and :func:`targets` act on it.
 Every session reply carries ``"game"``, the game's state after the request (unchanged when the
@@ -89,16 +88,6 @@ _CARDS = tuple(_card(c) for c in range(52))
 _FACES: Final = {card["code"]: card for card in _CARDS}
 
 
-def _deal_json(number: int) -> str:
-    d = deal(number)
-    return json.dumps({
-        "ok": True,
-        "number": number,
-        "columns": [[_CARDS[c] for c in column] for column in d.columns],
-        "text": format_deal(d),
-    })  # fmt: skip
-
-
 def _coded(error: CodedError) -> dict[str, Any]:
     """Return an error's English message, code and params, as a reply's fields."""
     return {"error": str(error), "code": error.code, "params": error.params}
@@ -112,41 +101,14 @@ def _parse(text: str) -> int | DealNumberError:
         return error
 
 
-def open_deal(text: str) -> str:
-    """Deal the game a user typed (``617``, ``#617``, ``-1``) and return it as JSON.
-
-    >>> import json
-    >>> reply = json.loads(open_deal("#617"))
-    >>> reply["number"], reply["columns"][0][0]["name"]
-    (617, 'Seven of Diamonds')
-    >>> json.loads(open_deal("0"))["ok"]
-    False
-    """
-    number = _parse(text)
-    if isinstance(number, DealNumberError):
-        return json.dumps({"ok": False, **_coded(number)})
-    return _deal_json(number)
-
-
-def step_deal(text: str, step: int) -> str:
-    """Deal the game ``step`` places after the one in ``text``, in the order -2, -1, 1, 2, ...
-
-    Stops at either end of that order (-2 and 2**33-1).
-
-    >>> import json
-    >>> [json.loads(step_deal(t, s))["number"] for t, s in [("617", 1), ("1", -1), ("-1", 1)]]
-    [618, -1, 1]
-    >>> json.loads(step_deal("-2", -5))["number"]
-    -2
-    """
-    number = _parse(text)
-    if isinstance(number, DealNumberError):
-        return json.dumps({"ok": False, **_coded(number)})
-    return _deal_json(_stepped(number, step))
-
-
 def _stepped(number: int, step: int) -> int:
-    """Return the deal ``step`` places after ``number`` in the order -2, -1, 1, 2, ... 2**33-1."""
+    """Return the deal ``step`` places after ``number`` in the order -2, -1, 1, 2, ... 2**33-1.
+
+    Stops at either end of that order.
+
+    >>> [_stepped(n, s) for n, s in [(617, 1), (1, -1), (-1, 1), (-2, -5), (MAX_DEAL, 1)]]
+    [618, -1, 1, -2, 8589934591]
+    """
     # Places: -2 -> 0, -1 -> 1, 1 -> 2, ..., MAX_DEAL -> MAX_DEAL + 1.
     place = number + 2 if number < 0 else number + 1
     place = min(max(place + int(step), 0), MAX_DEAL + 1)

@@ -44,8 +44,7 @@ _web.play_card("AS", True)
 _web.undo(True)
 _web.redo(True)
 _web.restart()
-_web.open_deal("x")
-_web.step_deal("617", 1)
+_web.new_game("x")
 `);
 pyodide.globals.set("excluded", pyodide.toPy(excluded));
 const summary = pyodide.runPython(`

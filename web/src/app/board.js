@@ -46,12 +46,6 @@ function cascadeCard(card) {
   return element;
 }
 
-/** Replace the cascades with a deal's 8 columns, first dealt card first (open_deal's reply). */
-export function renderDeal(board, deal) {
-  renderCascades(board, deal.columns);
-  board.dataset.deal = String(deal.number);
-}
-
 function renderCascades(board, columns) {
   if (board.children.length !== columns.length) {
     board.replaceChildren(

@@ -2,8 +2,6 @@
 // micropip and answers the page's requests by calling freecell._web.
 //
 // Protocol, page -> worker (each op calls the freecell._web function named after the arrow):
-//   {id, op: "open", text}                      -> open_deal (deal only, no game)
-//   {id, op: "step", text, step}                -> step_deal (deal only, no game)
 //   {id, op: "game", text, moves, step, faces}  -> new_game: opens the worker's one game,
 //                                                  replaying a link's comma-separated moves
 //   {id, op: "play", source, target, card, auto} -> play (places 1-8, a-d, h; card optional)
@@ -13,7 +11,7 @@
 // worker -> page: {type: "status", stage: "downloading" | "starting" | "installing"}
 //                 {type: "ready"} | {type: "failed", message}
 //                 {type: "reply", id, reply}   (reply is freecell._web's JSON, parsed)
-// ("step" takes the deal to step from as text, the way the user or the URL gave it.)
+// ("game" steps `step` places from the deal in `text`, as the user or the URL gave it.)
 // Game replies: {ok, error?, notice?, game, steps?, ...}; game is the state after the request.
 // Boot, as parallel as it can be: the manifest, the runtime module and our wheel are fetched at
 // once; loadPyodide downloads the WebAssembly, the standard library (compiled to bytecode at
@@ -128,8 +126,6 @@ api.then(
 );
 
 const operations = {
-  open: (web, { text }) => web.open_deal(String(text)),
-  step: (web, { text, step }) => web.step_deal(String(text), step),
   game: (web, { text, moves = "", step = 0, faces = true }) =>
     web.new_game(String(text), String(moves), Number(step) || 0, Boolean(faces)),
   play: (web, { source, target, card = "", auto = true }) =>
