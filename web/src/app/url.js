@@ -59,11 +59,6 @@ export function writeLanguage(code) {
   if (url.href !== location.href) history.replaceState(history.state, "", url);
 }
 
-/** Point the URL at a deal with no moves yet. */
-export function writeDeal(number, { replace = false } = {}) {
-  writeGame(number, [], { replace });
-}
-
 /** A random deal among Windows FreeCell's million. */
 export function randomDeal() {
   const [value] = crypto.getRandomValues(new Uint32Array(1));
