@@ -1,15 +1,12 @@
 // The page's side of the worker protocol (see worker.js): start, request, restart.
+import { serviceWorkers, takeWorker } from "./boot.js";
 
 const BOOT_TIMEOUT_MS = 120_000; // loadPyodide may never settle if WebAssembly cannot start
 
-// The service worker (../sw.js) makes repeat visits fast and the site work offline. It is
-// registered once Python is ready, so a first visit's downloads have the network to themselves;
-// meanwhile a worker started while no service worker controls the page copies the runtime files
-// it downloads into the build's cache (worker.js), so the service worker need not download them
-// again. Without service workers (or on plain http) the page works the same, uncached.
-const serviceWorkers = globalThis.isSecureContext ? navigator.serviceWorker : undefined;
 let registered = false;
 
+// The service worker is registered once Python is ready, so a first visit's downloads have the
+// network to themselves.
 function registerServiceWorker() {
   if (!serviceWorkers || registered) return;
   registered = true;
@@ -33,9 +30,7 @@ export class PythonBridge {
   /** Start (or restart) the worker. Requests still unanswered are sent again. */
   start() {
     this.stop();
-    // The worker's name tells it whether to fill the service worker's cache (see above).
-    const name = serviceWorkers && !serviceWorkers.controller ? "fill-cache" : "python";
-    const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name });
+    const { worker, early } = takeWorker();
     this.worker = worker;
     this.timer = setTimeout(
       () => this.fail("Python did not start within two minutes."),
@@ -59,6 +54,10 @@ export class PythonBridge {
       event.preventDefault();
       if (worker === this.worker) this.fail(event.message || "the Python worker could not start");
     };
+    for (const event of early) {
+      if (event.type === "error") worker.onerror(event);
+      else worker.onmessage(event);
+    }
     // The worker queues requests until Python is ready.
     for (const [id, { request }] of this.waiting) worker.postMessage({ id, ...request });
   }
