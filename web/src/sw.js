@@ -50,23 +50,25 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-async function cacheFirst(request) {
+// Responses are stored while they are answered, not before (event.waitUntil keeps the service
+// worker alive until the copy is in).
+async function cacheFirst(event, request) {
   const cache = await caches.open(CACHE);
   const cached = await cache.match(request, { ignoreSearch: true });
   if (cached) return cached;
   const response = await fetch(request);
-  if (response.ok) await cache.put(request, response.clone());
+  if (response.ok) event.waitUntil(cache.put(request, response.clone()).catch(() => {}));
   return response;
 }
 
-async function networkFirst(request) {
+async function networkFirst(event, request) {
   const cache = await caches.open(CACHE);
   // A page's address carries the deal (?deal=617): one cached copy of the page serves them all.
   const url = new URL(request.url);
   const key = request.mode === "navigate" ? url.origin + url.pathname : request.url;
   try {
     const response = await fetch(request);
-    if (response.ok) await cache.put(key, response.clone());
+    if (response.ok) event.waitUntil(cache.put(key, response.clone()).catch(() => {}));
     return response;
   } catch (error) {
     const cached =
@@ -82,5 +84,7 @@ self.addEventListener("fetch", (event) => {
   const { request } = event;
   if (request.method !== "GET" || !request.url.startsWith(scope.href)) return;
   if (request.cache === "no-store" || request.cache === "reload") return;
-  event.respondWith(isRuntime(request.url) ? cacheFirst(request) : networkFirst(request));
+  event.respondWith(
+    isRuntime(request.url) ? cacheFirst(event, request) : networkFirst(event, request),
+  );
 });
