@@ -4,13 +4,16 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import freecell
 from test_oracle import GOLDEN_1_32000
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNTIME = ROOT / "web" / "node_modules" / "pyodide"
+DIST = ROOT / "dist"
 SCRIPT = """
 import doctest, hashlib, json, sys
 import freecell, freecell._cards, freecell._deal, freecell._game, freecell._replay, freecell._web
@@ -75,3 +78,44 @@ class TestOnPyodide:
     def test_solution_replays_to_a_win(self, pyodide_result: dict[str, object]) -> None:
         """fc-solve's solution of deal 617 wins through the engine in Pyodide."""
         assert pyodide_result["won"] is True
+
+
+@pytest.fixture(scope="module")
+def snapshot_result() -> dict[str, Any]:
+    """Round-trip a memory snapshot through the page's snapshot.js under Node.js, once."""
+    node = shutil.which("node")
+    if node is None or not (DIST / "manifest.json").exists():
+        pytest.fail("needs Node.js and dist/: run python3 build.py")
+    result = subprocess.run(
+        [node, ROOT / "tests" / "pyodide_snapshot.mjs", DIST],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    value: dict[str, Any] = json.loads(result.stdout.splitlines()[-1])
+    return value
+
+
+class TestSnapshot:
+    """What the page's worker does on a repeat visit, with the built site's own files."""
+
+    def test_python_resumes_with_the_dealer(self, snapshot_result: dict[str, Any]) -> None:
+        """The resumed runtime deals and plays, and its session is its own."""
+        assert snapshot_result["taken"] is True
+        assert snapshot_result["version"] == [3, 14]
+        assert snapshot_result["first_cascade"] == ["7D", "TD", "TH", "KD", "4C", "4S", "JD"]
+        assert snapshot_result["moves"] == ["5a"]  # warm_up left the session's game alone
+
+    def test_site_packages_come_back(self, snapshot_result: dict[str, Any]) -> None:
+        """The installed wheel's files are restored with the memory, metadata included."""
+        assert snapshot_result["dealer_version"] == freecell.__version__
+        assert snapshot_result["dealer_file_exists"] is True
+        files = snapshot_result["files"]
+        assert any(path.endswith("/freecell/_web.py") for path in files)
+        assert any(path.endswith(".dist-info/METADATA") for path in files)
+
+    def test_micropip_is_not_in_the_snapshot(self, snapshot_result: dict[str, Any]) -> None:
+        """micropip holds JavaScript objects a snapshot cannot keep, so it is dropped first."""
+        assert snapshot_result["micropip_imported"] is False

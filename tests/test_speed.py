@@ -153,3 +153,85 @@ class TestServiceWorker:
             assert_board(page, 617)
         assert requested
         assert [url for url in requested if not url.startswith(subpath_url)] == []
+
+
+SNAPSHOT_JS = """async () =>
+    Boolean(await caches.match(new URL("snapshot.bin", location.href).href))"""
+DAMAGE_JS = """async (damage) => {
+    const url = new URL("snapshot.bin", location.href).href;
+    const names = await caches.keys();
+    for (const name of names) {
+        const cache = await caches.open(name);
+        const saved = await cache.match(url);
+        if (!saved) continue;
+        const layout = JSON.parse(saved.headers.get("x-snapshot-layout"));
+        const bytes = new Uint8Array(await saved.arrayBuffer());
+        // "zeros": the right size, nothing in it; "truncated": half the bytes the layout says;
+        // "layout": the bytes, with a layout that is no JSON.
+        const body = damage === "zeros"
+            ? new Uint8Array(bytes.length)
+            : damage === "truncated" ? bytes.subarray(0, bytes.length >> 1) : bytes;
+        const headers = new Headers(saved.headers);
+        if (damage === "layout") headers.set("x-snapshot-layout", "{");
+        await cache.put(url, new Response(body, { headers }));
+        return layout.memory;
+    }
+    return 0;
+}"""
+SNAPSHOT_SIZE_JS = """async () => {
+    const saved = await caches.match(new URL("snapshot.bin", location.href).href);
+    if (!saved) return null;
+    const layout = JSON.parse(saved.headers.get("x-snapshot-layout"));
+    const bytes = new Uint8Array(await saved.arrayBuffer());
+    const expected = layout.files.reduce((sum, [, size]) => sum + size, layout.memory);
+    return { complete: bytes.length === expected, nonzero: bytes.subarray(0, 64).some(Boolean) };
+}"""
+
+
+def visit_with_snapshot(page: Page, url: str) -> None:
+    """Visit, wait for the snapshot in the cache and the service worker in charge."""
+    boot(page, url)
+    page.wait_for_function(SNAPSHOT_JS, timeout=BOOT_MS)
+    offline_copy_ready(page)
+
+
+class TestSnapshot:
+    def test_a_repeat_visit_resumes_python(
+        self, make_context: ContextFactory, site_url: str
+    ) -> None:
+        """The second visit resumes Python from the snapshot: no micropip, no wheel, same play."""
+        files = manifest()
+        with make_context() as context:
+            page = context.new_page()
+            visit_with_snapshot(page, f"{site_url}?deal=617")
+            requested = record_requests(context)
+            boot(page, f"{site_url}?deal=1&moves=5a")
+            page.wait_for_selector("#board[data-moves='5a']", timeout=BOOT_MS)
+            page.locator("[data-action=undo]").click()
+            page.wait_for_selector("#board[data-moves='']")
+            assert_board(page, 1)
+            page.locator("[data-action=next]").click()
+            assert_board(page, 2)
+        assert f"{site_url}{files['stdlib']}" in requested
+        assert f"{site_url}{files['micropip']}" not in requested
+        assert f"{site_url}{files['dealer']}" not in requested
+
+    @pytest.mark.parametrize("damage", ["zeros", "truncated", "layout"])
+    def test_a_damaged_snapshot_is_replaced(
+        self, make_context: ContextFactory, site_url: str, damage: str
+    ) -> None:
+        """A snapshot that cannot be restored: Python boots as on a first visit and saves anew."""
+        files = manifest()
+        with make_context() as context:
+            page = context.new_page()
+            visit_with_snapshot(page, f"{site_url}?deal=617")
+            assert page.evaluate(DAMAGE_JS, damage) > 0
+            requested = record_requests(context)
+            page.reload()
+            expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+            assert_board(page, 617)
+            page.wait_for_function(
+                f"({SNAPSHOT_SIZE_JS})().then((found) => found?.complete && found.nonzero)",
+                timeout=BOOT_MS,
+            )
+        assert f"{site_url}{files['dealer']}" in requested

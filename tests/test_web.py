@@ -464,20 +464,25 @@ class TestLoading:
     @pytest.mark.console_errors_expected
     @pytest.mark.parametrize("pattern", RUNTIME_FILES)
     def test_runtime_file_missing_then_retry(
-        self, fresh_page: Page, site_url: str, pattern: str
+        self, make_context: ContextFactory, site_url: str, pattern: str
     ) -> None:
-        """A runtime file that fails to load gives the error state; Retry then recovers."""
-        page = fresh_page
-        page.route(pattern, lambda route: route.fulfill(status=404, body="missing"))
-        page.goto(f"{site_url}?deal=617")
-        expect(page.locator("html")).to_have_attribute("data-state", "error", timeout=BOOT_MS)
-        expect(page.get_by_role("alert")).to_have_text(re.compile(r"\w{3,}"))
-        retry = page.locator("[data-action=retry]")
-        expect(retry).to_be_visible()
-        page.unroute(pattern)
-        retry.click()
-        expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-        assert_shows(page, 617)
+        """A runtime file that fails to load on a first visit: the error state, then Retry.
+
+        A fresh context each time: a later visit resumes Python without the wheels.
+        """
+        with make_context() as context:
+            page = context.new_page()
+            page.route(pattern, lambda route: route.fulfill(status=404, body="missing"))
+            page.goto(f"{site_url}?deal=617")
+            html = page.locator("html")
+            expect(html).to_have_attribute("data-state", "error", timeout=BOOT_MS)
+            expect(page.get_by_role("alert")).to_have_text(re.compile(r"\w{3,}"))
+            retry = page.locator("[data-action=retry]")
+            expect(retry).to_be_visible()
+            page.unroute(pattern)
+            retry.click()
+            expect(html).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+            assert_shows(page, 617)
 
 
 class TestServing:

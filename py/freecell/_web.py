@@ -413,3 +413,32 @@ def targets(source: str) -> str:
             if move.target not in places:
                 places.append(move.target)
     return _reply(game, targets=places)
+
+
+def warm_up(number: int) -> None:
+    """Run the page's requests on a throwaway game of deal ``number``; the session's stays.
+
+    After Python's memory is restored from a snapshot, the browser's WebAssembly engine has
+    not yet seen the interpreter at work and runs it on unoptimised code for a while; the
+    worker calls this in idle moments after the first board so that the user's first moves
+    do not pay for that.
+
+    >>> _ = new_game("617", "5a")
+    >>> warm_up(1)
+    >>> reply = json.loads(targets("1"))
+    >>> reply["game"]["moves"], reply["game"]["text"].split()[:2]
+    (['5a'], ['7D', 'TD'])
+    """
+    global _game, _text
+    session = _game, _text
+    try:
+        new_game(str(number), "", 0, faces=False)
+        for source in CASCADES:
+            targets(source)
+        play_card(CARD_CODES[0])
+        play("1", "a")
+        undo()
+        redo()
+        restart()
+    finally:
+        _game, _text = session

@@ -13,9 +13,12 @@
 //                 {type: "reply", id, reply}   (reply is freecell._web's JSON, parsed)
 // ("game" steps `step` places from the deal in `text`, as the user or the URL gave it.)
 // Game replies: {ok, error?, notice?, game, steps?, ...}; game is the state after the request.
-// Boot, as parallel as it can be: the manifest, the runtime module and our wheel are fetched at
-// once; loadPyodide downloads the WebAssembly, the standard library (compiled to bytecode at
-// build time, see build.py) and micropip's wheel together while the runtime starts.
+// Boot, as parallel as it can be: the manifest and the runtime module are fetched at once. The
+// first boot of a build in a browser: loadPyodide downloads the WebAssembly, the standard
+// library (compiled to bytecode at build time, see build.py) and micropip's wheel together
+// while the runtime starts, our wheel downloads meanwhile, micropip installs it, and Python's
+// memory is then saved (snapshot.js). Later boots resume from that snapshot instead: no
+// interpreter start, no micropip, no install.
 const here = new URL(".", import.meta.url);
 const root = new URL("../", here);
 
@@ -81,25 +84,91 @@ function watchDownloads() {
 async function boot() {
   status("downloading");
   const failure = watchDownloads();
-  failure.catch(() => {});
+  let downloadFailed = false;
+  failure.catch(() => {
+    downloadFailed = true;
+  });
   const manifest = fetchOk(new URL("manifest.json", root)).then((response) => response.json());
   fillCache(manifest);
-  // Our wheel downloads meanwhile; micropip installs it from the in-memory file system.
-  const dealer = manifest.then(async (files) => {
-    const response = await fetchOk(new URL(files.dealer, root));
+  // Imported here, not at the top, so that it downloads alongside the rest.
+  const snapshots = import("./snapshot.js");
+  snapshots.catch(() => {});
+  const saved = Promise.all([snapshots, manifest]).then(
+    ([{ findSnapshot }, files]) => findSnapshot(root, files.build),
+    () => null,
+  );
+  const runtime = import("../pyodide/pyodide.mjs");
+  const [{ loadPyodide }, files, snapshot] = await Promise.race([
+    Promise.all([runtime, manifest, saved]),
+    failure,
+  ]);
+  performance.mark("runtime-module");
+  const options = {
+    indexURL: new URL("pyodide/", root).href,
+    stdLibURL: new URL(files.stdlib, root).href,
+  };
+  if (snapshot) {
+    const { forgetSnapshot, readSnapshot, restoreFiles } = await snapshots;
+    let restored = null;
+    try {
+      // The snapshot's bytes are read while the WebAssembly compiles.
+      restored = readSnapshot(snapshot);
+      restored.filled.catch(() => {});
+      const pyodide = await Promise.race([
+        loadPyodide({ ...options, _loadSnapshot: restored.memory, fsInit: restoreFiles(restored) }),
+        failure,
+      ]);
+      performance.mark("python-started");
+      const web = pyodide.pyimport("freecell._web");
+      performance.mark("dealer-imported");
+      warmUp(web);
+      return web;
+    } catch {
+      // A snapshot that cannot be restored is forgotten. (A failed download fails the boot
+      // below as well, at once.)
+      if (!downloadFailed) await forgetSnapshot(root, files.build);
+    } finally {
+      restored?.release();
+    }
+  }
+  return bootAndSave(loadPyodide, options, files, failure, snapshots);
+}
+
+// After a snapshot, the WebAssembly engine runs Python's interpreter on unoptimised code until
+// it has seen it busy for a while. So the worker keeps it busy on throwaway games
+// (freecell._web.warm_up) for about WARM_UP_MS, in slices between the page's requests, and
+// the user's first moves run as fast as later ones.
+const WARM_UP_MS = 400;
+const SLICE_MS = 4;
+
+function warmUp(web, spent = 0, number = 1) {
+  if (spent >= WARM_UP_MS) return;
+  setTimeout(() => {
+    const start = performance.now();
+    let next = number;
+    try {
+      while (performance.now() - start < SLICE_MS) web.warm_up(next++);
+    } catch {
+      return; // only a warm-up: the page's own requests report their errors
+    }
+    warmUp(web, spent + performance.now() - start, next);
+  }, 0);
+}
+
+// A build's first boot here: micropip installs our wheel, then Python's state is saved for
+// the next visits (snapshot.js).
+async function bootAndSave(loadPyodide, options, files, failure, snapshots) {
+  const dealer = fetchOk(new URL(files.dealer, root)).then(async (response) => {
     const bytes = new Uint8Array(await response.arrayBuffer());
     return { name: files.dealer.split("/").pop(), bytes };
   });
   dealer.catch(() => {});
-  const runtime = import("../pyodide/pyodide.mjs");
-  const [{ loadPyodide }, files] = await Promise.race([Promise.all([runtime, manifest]), failure]);
-  performance.mark("runtime-module");
   const pyodide = await Promise.race([
     loadPyodide({
-      indexURL: new URL("pyodide/", root).href,
-      stdLibURL: new URL(files.stdlib, root).href,
+      ...options,
       // By URL: the runtime's lockfile names a micropip build whose hash differs from ours.
       packages: [new URL(files.micropip, root).href],
+      _makeSnapshot: Boolean(self.caches),
     }),
     failure,
   ]);
@@ -113,9 +182,21 @@ async function boot() {
   performance.mark("micropip-imported");
   await micropip.install(`emfs:${path}`);
   micropip.destroy();
+  pyodide.FS.unlink(path);
   performance.mark("dealer-installed");
   const web = pyodide.pyimport("freecell._web");
   performance.mark("dealer-imported");
+  const tools = self.caches ? await snapshots.catch(() => null) : null;
+  if (tools) {
+    // One turn of the event loop first, in which micropip's finished install lets go of its
+    // promises. The memory is copied before any request changes it; storing it waits until
+    // the first board is out.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const { storeSnapshot, takeSnapshot } = tools;
+    const snapshot = takeSnapshot(pyodide);
+    performance.mark("snapshot-taken");
+    if (snapshot) setTimeout(() => storeSnapshot(pyodide, snapshot, root, files.build), 0);
+  }
   return web;
 }
 

@@ -1,0 +1,149 @@
+// Python's memory, saved once the dealer is imported, so that later visits skip Python's start.
+//
+// A build's first boot in a browser runs as usual (micropip installs our wheel, freecell._web is
+// imported), then takes a snapshot: Pyodide's memory (pyodide.makeMemorySnapshot), stored with
+// the files in site-packages, which live outside that memory. It goes into the build's cache
+// (the service worker's, see ../sw.js), so it lives and dies with the build. Later visits give
+// it to loadPyodide({_loadSnapshot}) and write the files back before Python resumes: Python is
+// then where the first visit left it, the dealer imported, without starting the interpreter,
+// importing micropip or installing anything. Memory snapshots are an experimental Pyodide
+// feature; the worker boots without one whenever restoring fails.
+//
+// A cache entry: the body is the memory snapshot followed by the files' bytes; its header
+// x-snapshot-layout says how to cut it: {memory: size, files: [[path, size], ...]}.
+
+const KEY = "snapshot.bin"; // resolved against the site's root; never on the server
+const LAYOUT = "x-snapshot-layout";
+
+function cacheName(build) {
+  return `freecell-${build}`;
+}
+
+/** This build's saved snapshot, as a Response whose body is not read yet, or null. */
+export async function findSnapshot(root, build) {
+  if (!self.caches) return null;
+  try {
+    const response = await caches.match(new URL(KEY, root).href, { cacheName: cacheName(build) });
+    return response?.headers.has(LAYOUT) ? response : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Forget a snapshot that could not be restored. */
+export async function forgetSnapshot(root, build) {
+  try {
+    const cache = await caches.open(cacheName(build));
+    await cache.delete(new URL(KEY, root).href);
+  } catch {
+    // nothing to forget
+  }
+}
+
+/**
+ * Start reading a snapshot found by findSnapshot into memory of its final size, at once:
+ * {memory, files: [[path, bytes]], filled, release}, the arrays filling until the promise
+ * `filled` settles. loadPyodide needs only the memory's size to start; its bytes are read
+ * meanwhile. `release()` frees them once Python has resumed.
+ */
+export function readSnapshot(response) {
+  const layout = JSON.parse(response.headers.get(LAYOUT));
+  const total = layout.files.reduce((sum, [, size]) => sum + size, layout.memory);
+  const bytes = new Uint8Array(total);
+  let offset = layout.memory;
+  const files = layout.files.map(([path, size]) => {
+    offset += size;
+    return [path, bytes.subarray(offset - size, offset)];
+  });
+  const filled = (async () => {
+    const reader = response.body.getReader();
+    let at = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes.set(value, at); // throws past the end
+      at += value.length;
+    }
+    if (at !== total) throw new Error("the saved snapshot is incomplete");
+  })();
+  // Pyodide keeps its options, the snapshot among them: once restored, the buffer is detached
+  // so that it can be freed (ArrayBuffer.prototype.transfer, where the browser has it).
+  const release = () => bytes.buffer.transfer?.(0);
+  return { memory: bytes.subarray(0, layout.memory), files, filled, release };
+}
+
+/**
+ * loadPyodide's fsInit hook, which runs after the WebAssembly has started and before Python's
+ * memory is restored: wait for the snapshot's bytes, then write its files back. A snapshot
+ * that cannot be read has its first bytes cleared, so that Pyodide's own check of the snapshot
+ * rejects it and loadPyodide fails (the worker then boots without it).
+ */
+export function restoreFiles({ memory, files, filled }) {
+  return async (FS) => {
+    try {
+      await filled;
+    } catch {
+      memory.fill(0, 0, 16);
+      return;
+    }
+    for (const [path, bytes] of files) {
+      FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+      FS.writeFile(path, bytes);
+    }
+  };
+}
+
+/** Every file under a folder of Pyodide's file system, as [path, bytes]. */
+function filesUnder(FS, folder) {
+  const found = [];
+  for (const name of FS.readdir(folder)) {
+    if (name === "." || name === "..") continue;
+    const path = `${folder}/${name}`;
+    if (FS.isDir(FS.stat(path).mode)) found.push(...filesUnder(FS, path));
+    else found.push([path, FS.readFile(path)]);
+  }
+  return found;
+}
+
+/**
+ * Take Python's state now, for the build's later visits: {memory} for storeSnapshot, or null.
+ * Pyodide can snapshot only a runtime that holds no JavaScript objects it cannot name again,
+ * so micropip, which keeps some, is dropped from sys.modules first, and the package registry
+ * is emptied, as a fresh runtime's is (the restored runtime never loads packages).
+ */
+export function takeSnapshot(pyodide) {
+  try {
+    pyodide.runPython(`
+import gc, sys
+for name in [name for name in sys.modules if name.partition(".")[0] == "micropip"]:
+    del sys.modules[name]
+gc.collect()
+`);
+    for (const name of Object.keys(pyodide.loadedPackages)) delete pyodide.loadedPackages[name];
+    return { memory: pyodide.makeMemorySnapshot() };
+  } catch {
+    return null;
+  }
+}
+
+/** A snapshot from takeSnapshot as a Response to cache, with the files in site-packages. */
+export function snapshotResponse(pyodide, { memory }) {
+  const files = filesUnder(pyodide.FS, pyodide._api.sitePackages);
+  const layout = {
+    memory: memory.length,
+    files: files.map(([path, bytes]) => [path, bytes.length]),
+  };
+  const body = new Blob([memory, ...files.map(([, bytes]) => bytes)]);
+  const headers = { "content-type": "application/octet-stream", [LAYOUT]: JSON.stringify(layout) };
+  return new Response(body, { headers });
+}
+
+/** Store a snapshot from takeSnapshot in the build's cache; one that cannot be is not there. */
+export async function storeSnapshot(pyodide, snapshot, root, build) {
+  try {
+    const cache = await caches.open(cacheName(build));
+    await cache.put(new URL(KEY, root).href, snapshotResponse(pyodide, snapshot));
+  } catch {
+    // no snapshot then; the next visit takes one
+  }
+}
