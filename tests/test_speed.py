@@ -212,6 +212,8 @@ class TestSnapshot:
             assert_board(page, 1)
             page.locator("[data-action=next]").click()
             assert_board(page, 2)
+            page.wait_for_timeout(500)  # a loading stage reported late would show by now
+            expect(page.locator("#status")).to_have_text("")
         assert f"{site_url}{files['stdlib']}" in requested
         assert f"{site_url}{files['micropip']}" not in requested
         assert f"{site_url}{files['dealer']}" not in requested

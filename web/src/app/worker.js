@@ -22,8 +22,10 @@
 const here = new URL(".", import.meta.url);
 const root = new URL("../", here);
 
+let booted = false; // once Python is ready (or failed), loading stages are no news
+
 function status(stage) {
-  postMessage({ type: "status", stage });
+  if (!booted) postMessage({ type: "status", stage });
 }
 
 function fetchOk(url, what = url.pathname.split("/").pop()) {
@@ -202,8 +204,14 @@ async function bootAndSave(loadPyodide, options, files, failure, snapshots) {
 
 const api = boot();
 api.then(
-  () => postMessage({ type: "ready" }),
-  (error) => postMessage({ type: "failed", message: String(error?.message ?? error) }),
+  () => {
+    booted = true;
+    postMessage({ type: "ready" });
+  },
+  (error) => {
+    booted = true;
+    postMessage({ type: "failed", message: String(error?.message ?? error) });
+  },
 );
 
 const operations = {
