@@ -40,8 +40,23 @@ print(json.dumps({
 """
 
 
+def run_node(node: str, script: str, *args: Path, stdin: str = "") -> dict[str, Any]:
+    """Run one of the tests' Node.js scripts; return the JSON its last line prints."""
+    result = subprocess.run(
+        [node, ROOT / "tests" / script, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    value: dict[str, Any] = json.loads(result.stdout.splitlines()[-1])
+    return value
+
+
 @pytest.fixture(scope="module")
-def pyodide_result() -> dict[str, object]:
+def pyodide_result() -> dict[str, Any]:
     """Run the checks once in Pyodide and return what they found."""
     node = shutil.which("node")
     wheels = sorted((ROOT / "build" / "wheel").glob("freecell_deals-*.whl"))
@@ -49,17 +64,7 @@ def pyodide_result() -> dict[str, object]:
         pytest.fail("needs Node.js, web/node_modules (npm ci) and the wheel: run python3 build.py")
     solution = (ROOT / "tests" / "data" / "solutions" / "617.txt").read_text()
     script = f"SOLUTION = {solution!r}\n{SCRIPT}"
-    result = subprocess.run(
-        [node, ROOT / "tests" / "pyodide_run.mjs", RUNTIME, wheels[0]],
-        input=script,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
-    value: dict[str, object] = json.loads(result.stdout.splitlines()[-1])
-    return value
+    return run_node(node, "pyodide_run.mjs", RUNTIME, wheels[0], stdin=script)
 
 
 class TestOnPyodide:
@@ -86,16 +91,7 @@ def snapshot_result() -> dict[str, Any]:
     node = shutil.which("node")
     if node is None or not (DIST / "manifest.json").exists():
         pytest.fail("needs Node.js and dist/: run python3 build.py")
-    result = subprocess.run(
-        [node, ROOT / "tests" / "pyodide_snapshot.mjs", DIST],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
-    value: dict[str, Any] = json.loads(result.stdout.splitlines()[-1])
-    return value
+    return run_node(node, "pyodide_snapshot.mjs", DIST)
 
 
 class TestSnapshot:

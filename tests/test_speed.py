@@ -96,24 +96,6 @@ class TestCompiledStdlib:
         assert f"{site_url}{manifest()['stdlib']}" in requested
         assert f"{site_url}pyodide/python_stdlib.zip" not in requested
 
-    @pytest.mark.console_errors_expected
-    def test_a_missing_compiled_stdlib_is_an_error_then_retry(
-        self, make_context: ContextFactory, site_url: str
-    ) -> None:
-        """A 404 on the compiled stdlib gives the error state; Retry then recovers."""
-        pattern = "**/stdlib/*/python_stdlib.zip"
-        with make_context() as context:
-            page = context.new_page()
-            page.route(pattern, lambda route: route.fulfill(status=404, body="missing"))
-            page.goto(f"{site_url}?deal=617")
-            html = page.locator("html")
-            expect(html).to_have_attribute("data-state", "error", timeout=BOOT_MS)
-            expect(page.get_by_role("alert")).to_contain_text("Python could not be loaded")
-            page.unroute(pattern)
-            page.locator("[data-action=retry]").click()
-            expect(html).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-            assert_board(page, 617)
-
 
 class TestServiceWorker:
     @pytest.mark.parametrize("where", ["root", "subpath"])
