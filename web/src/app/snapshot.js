@@ -15,25 +15,21 @@
 const KEY = "snapshot.bin"; // resolved against the site's root; never on the server
 const LAYOUT = "x-snapshot-layout";
 
-function cacheName(build) {
-  return `freecell-${build}`;
-}
-
-/** This build's saved snapshot, as a Response whose body is not read yet, or null. */
-export async function findSnapshot(root, build) {
+/** The snapshot saved in the build's cache, as a Response whose body is unread, or null. */
+export async function findSnapshot(root, cacheName) {
   if (!self.caches) return null;
   try {
-    const response = await caches.match(new URL(KEY, root).href, { cacheName: cacheName(build) });
+    const response = await caches.match(new URL(KEY, root).href, { cacheName });
     return response?.headers.has(LAYOUT) ? response : null;
   } catch {
     return null;
   }
 }
 
-/** Forget a snapshot that could not be restored. */
-export async function forgetSnapshot(root, build) {
+/** Forget a snapshot (in the build's cache) that could not be restored. */
+export async function forgetSnapshot(root, cacheName) {
   try {
-    const cache = await caches.open(cacheName(build));
+    const cache = await caches.open(cacheName);
     await cache.delete(new URL(KEY, root).href);
   } catch {
     // nothing to forget
@@ -139,9 +135,9 @@ export function snapshotResponse(pyodide, { memory }) {
 }
 
 /** Store a snapshot from takeSnapshot in the build's cache; one that cannot be is not there. */
-export async function storeSnapshot(pyodide, snapshot, root, build) {
+export async function storeSnapshot(pyodide, snapshot, root, cacheName) {
   try {
-    const cache = await caches.open(cacheName(build));
+    const cache = await caches.open(cacheName);
     await cache.put(new URL(KEY, root).href, snapshotResponse(pyodide, snapshot));
   } catch {
     // no snapshot then; the next visit takes one

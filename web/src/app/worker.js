@@ -35,12 +35,17 @@ function fetchOk(url, what = url.pathname.split("/").pop()) {
   });
 }
 
+// The build's cache, which the service worker serves from (its PREFIX + the build's id).
+function cacheName(build) {
+  return `freecell-${build}`;
+}
+
 // When no service worker controls the page yet (bridge.js names this worker "fill-cache"), a
 // copy of each file this worker downloads goes into the build's cache, which the service worker
 // then serves: a first visit downloads the runtime once, not twice.
 function fillCache(manifest) {
   if (self.name !== "fill-cache" || !self.caches) return;
-  const cache = manifest.then((files) => caches.open(`freecell-${files.build}`));
+  const cache = manifest.then((files) => caches.open(cacheName(files.build)));
   cache.catch(() => {});
   const download = self.fetch.bind(self);
   self.fetch = async (input, init) => {
@@ -96,7 +101,7 @@ async function boot() {
   const snapshots = import("./snapshot.js");
   snapshots.catch(() => {});
   const saved = Promise.all([snapshots, manifest]).then(
-    ([{ findSnapshot }, files]) => findSnapshot(root, files.build),
+    ([{ findSnapshot }, files]) => findSnapshot(root, cacheName(files.build)),
     () => null,
   );
   const runtime = import("../pyodide/pyodide.mjs");
@@ -128,7 +133,7 @@ async function boot() {
     } catch {
       // A snapshot that cannot be restored is forgotten. (A failed download fails the boot
       // below as well, at once.)
-      if (!downloadFailed) await forgetSnapshot(root, files.build);
+      if (!downloadFailed) await forgetSnapshot(root, cacheName(files.build));
     } finally {
       restored?.release();
     }
@@ -197,7 +202,8 @@ async function bootAndSave(loadPyodide, options, files, failure, snapshots) {
     const { storeSnapshot, takeSnapshot } = tools;
     const snapshot = takeSnapshot(pyodide);
     performance.mark("snapshot-taken");
-    if (snapshot) setTimeout(() => storeSnapshot(pyodide, snapshot, root, files.build), 0);
+    const store = () => storeSnapshot(pyodide, snapshot, root, cacheName(files.build));
+    if (snapshot) setTimeout(store, 0);
   }
   return web;
 }
