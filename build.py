@@ -25,7 +25,9 @@ import shutil
 import subprocess
 import sys
 import venv
+from http import HTTPStatus
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
@@ -149,10 +151,12 @@ def compile_stdlib(runtime: dict[str, str], micropip: Path, dealer: Path) -> Pat
     """Return the page's standard library, compiled to bytecode by the runtime itself (cached).
 
     web/tools/compile_stdlib.mjs boots the runtime under Node.js, runs the page's boot and
-    records what it imports; build/stdlib/ keeps one result per runtime version and inputs.
+    every request of its API, and compile_stdlib.py compiles what they imported; build/stdlib/
+    keeps one result per runtime version and inputs.
     """
     h = hashlib.sha256(f"{runtime['pyodide']}\0{STDLIB_EXCLUDED}".encode())
-    for path in (COMPILE_STDLIB, PYODIDE / "python_stdlib.zip", micropip, dealer):
+    compiler = COMPILE_STDLIB.with_suffix(".py")
+    for path in (COMPILE_STDLIB, compiler, PYODIDE / "python_stdlib.zip", micropip, dealer):
         h.update(path.read_bytes())
     folder = STDLIB_DIR / f"{runtime['pyodide']}-{h.hexdigest()[:16]}"
     result = folder / "python_stdlib.zip"
@@ -225,7 +229,11 @@ def build_site() -> None:
 
 
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
-    """Serve dist/ with the types a browser needs for modules and WebAssembly."""
+    """Serve a built site with the types a browser needs for modules and WebAssembly.
+
+    `build.py serve`, the browser tests and the bench all serve with it. With a `prefix`, only
+    paths under it exist (the prefix is stripped), others are 404; `quiet` logs nothing.
+    """
 
     extensions_map = {  # noqa: RUF012 - the base class declares it as a plain dict
         **http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -234,8 +242,37 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         ".wasm": "application/wasm",
         ".json": "application/json",
         ".svg": "image/svg+xml",
+        ".zip": "application/zip",
         ".whl": "application/zip",
     }
+
+    def __init__(self, *args: Any, directory: str, prefix: str = "/", quiet: bool = False) -> None:
+        self.prefix = prefix
+        self.quiet = quiet
+        super().__init__(*args, directory=directory)
+
+    def _strip_prefix(self) -> bool:
+        """Map the request path into the site; answer 404 and return False if it is outside."""
+        if not self.path.startswith(self.prefix):
+            self.send_error(HTTPStatus.NOT_FOUND, "outside the served prefix")
+            return False
+        self.path = "/" + self.path.removeprefix(self.prefix)
+        return True
+
+    def do_GET(self) -> None:
+        """Serve a file under the prefix."""
+        if self._strip_prefix():
+            super().do_GET()
+
+    def do_HEAD(self) -> None:
+        """Answer a HEAD request for a file under the prefix."""
+        if self._strip_prefix():
+            super().do_HEAD()
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
+        """Log a request, unless quiet."""
+        if not self.quiet:
+            super().log_message(format, *args)
 
 
 def command_serve(port: int) -> None:
@@ -248,6 +285,18 @@ def command_serve(port: int) -> None:
             server.serve_forever()
         except KeyboardInterrupt:
             log("stopped")
+
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+"""How the browser tests and the bench start Chromium: headless-safe, and quiet on a closed
+network (no background requests, updates or sync)."""
 
 
 def find_chromium() -> str | None:

@@ -22,7 +22,6 @@ first.FS.writeFile(wheel, readFileSync(join(dist, manifest.dealer)));
 const micropip = first.pyimport("micropip");
 await micropip.install(`emfs:${wheel}`);
 micropip.destroy();
-first.pyimport("freecell._web").destroy();
 await new Promise((resolve) => setTimeout(resolve, 0));
 const taken = snapshots.takeSnapshot(first);
 const response = snapshots.snapshotResponse(first, taken);
@@ -35,20 +34,12 @@ const second = await loadPyodide({
 });
 restored.release();
 const web = second.pyimport("freecell._web");
-const reply = JSON.parse(web.new_game("617", "5a", 0, false));
+const session = web.Session();
+const reply = JSON.parse(session.new_game("617", "5a", 0, false));
 web.warm_up(1);
-const after = JSON.parse(web.targets("1"));
-const python = second.runPython(`
-import json, sys
-from importlib.metadata import version
-import freecell
-json.dumps({
-    "version": list(sys.version_info[:2]),
-    "dealer_version": version("freecell-deals"),
-    "dealer_file_exists": __import__("os").path.exists(freecell.__file__),
-    "micropip_imported": any(name.partition(".")[0] == "micropip" for name in sys.modules),
-})
-`);
+const after = JSON.parse(session.targets("1"));
+const checks = new URL("./pyodide_snapshot_checks.py", import.meta.url);
+const python = second.runPython(readFileSync(checks, "utf8"));
 console.log(
   JSON.stringify({
     ...JSON.parse(python),

@@ -48,10 +48,12 @@ from freecell._deal import (
     format_deal,
     parse_deal_number,
 )
+from freecell._errors import ERROR_CODES, CodedError
 from freecell._game import (
     CASCADES,
     FOUNDATION,
     FREECELLS,
+    MOVE_PATTERN,
     Game,
     HistoryError,
     IllegalMoveError,
@@ -73,6 +75,7 @@ __all__ = [
     "CLASSIC_DEALS",
     "CLUBS",
     "DIAMONDS",
+    "ERROR_CODES",
     "FORMATS",
     "FOUNDATION",
     "FREECELLS",
@@ -80,6 +83,7 @@ __all__ = [
     "MAX_DEAL",
     "MICROSOFT_DEALS",
     "MIN_DEAL",
+    "MOVE_PATTERN",
     "RANKS",
     "SPADES",
     "SPECIAL_DEALS",
@@ -87,6 +91,7 @@ __all__ = [
     "VALID_DEALS_TEXT",
     "Card",
     "CardError",
+    "CodedError",
     "Color",
     "Deal",
     "DealNumberError",

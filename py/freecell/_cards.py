@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Final, Literal
 
+from freecell._errors import CodedError, shorten
+
 Card = int
 """A card: ``4 * (rank - 1) + suit``, so 0 is the Ace of Clubs and 51 the King of Spades."""
 
@@ -44,8 +46,8 @@ _SUIT_LOOKUP: Final = (
 )
 
 
-class CardError(ValueError):
-    """Raised for text that is not a card."""
+class CardError(CodedError):
+    """Raised for text that is not a card (``"card-invalid"``) and ranks or suits out of range."""
 
 
 def make_card(rank: Rank, suit: Suit) -> Card:
@@ -55,8 +57,7 @@ def make_card(rank: Rank, suit: Suit) -> Card:
     'TD'
     """
     if rank not in RANKS or suit not in SUITS:
-        msg = f"no card of rank {rank!r} and suit {suit!r}: ranks are 1..13, suits 0..3"
-        raise CardError(msg)
+        raise CardError("card-values", rank=rank, suit=suit)
     return 4 * (rank - 1) + suit
 
 
@@ -138,11 +139,7 @@ def parse_card(text: str) -> Card:
     """
     match = _CARD_RE.fullmatch(text.strip())
     if match is None:
-        msg = (
-            f"invalid card {text!r}: write a rank (A 2-9 T or 10 J Q K) "
-            "then a suit (C D H S or ♣ ♦ ♥ ♠), e.g. 'TD'"
-        )
-        raise CardError(msg)
+        raise CardError("card-invalid", text=shorten(text))
     rank_text, suit_text = match.groups()
     rank = 10 if rank_text == "10" else RANK_CHARS.index(rank_text.upper()) + 1
     return 4 * (rank - 1) + _SUIT_LOOKUP[suit_text.upper()]

@@ -18,6 +18,7 @@ from freecell._deal import (
     format_boards,
     parse_deal_number,
 )
+from freecell._errors import shorten
 
 _BATCH = 512  # boards joined into one write
 
@@ -41,8 +42,7 @@ def parse_deal_spec(text: str) -> range | tuple[int, ...]:
         return (parse_deal_number(text),)
     first, last = parse_deal_number(first_text), parse_deal_number(last_text)
     if first > last:
-        msg = f"invalid range {text!r}: the first deal must not come after the last"
-        raise DealNumberError(msg)
+        raise DealNumberError("deal-range", text=shorten(text))
     if first > 0:
         return range(first, last + 1)
     return tuple(n for n in SPECIAL_DEALS[::-1] if n >= first and n <= last) + tuple(

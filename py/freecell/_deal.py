@@ -18,9 +18,10 @@ import re
 import struct
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal, TypeVar
+from typing import Final, Literal, TypeVar
 
 from freecell._cards import CARD_CODES, Card, card_unicode, parse_card
+from freecell._errors import VALID_DEALS, CodedError, shorten
 
 _T = TypeVar("_T")
 
@@ -34,7 +35,8 @@ CLASSIC_DEALS: Final = range(1, 32001)
 MICROSOFT_DEALS: Final = range(1, 1_000_001)
 """The 1,000,000 deals of later Windows versions."""
 
-VALID_DEALS_TEXT: Final = f"a whole number from {MIN_DEAL} to {MAX_DEAL}, or -1 or -2"
+VALID_DEALS_TEXT: Final = VALID_DEALS.format(min=MIN_DEAL, max=MAX_DEAL)
+"""What a deal number is, in words: "a whole number from 1 to 8589934591, or -1 or -2"."""
 
 Format = Literal["fcs", "rows", "json", "unicode"]
 FORMATS: Final[tuple[Format, ...]] = ("fcs", "rows", "json", "unicode")
@@ -43,26 +45,6 @@ _COLUMNS: Final = 8
 _MASK32: Final = 0xFFFFFFFF
 _STEPS: Final = 51  # the 52nd pick always takes the one card left
 _LANE: Final = 64  # bits per lane when the 51 generator states are packed into one int
-
-
-class CodedError(ValueError):
-    """A ``ValueError`` that also says what went wrong as data, for a user interface.
-
-    The message stays English text for people; ``code`` names the reason (such as
-    ``"deal-number"``) and ``params`` holds its values (plain JSON values), so that a page in
-    another language can say the same thing in its own words.
-    """
-
-    code: str
-    params: dict[str, Any]
-
-    def __init__(
-        self, message: str, *, code: str = "", params: dict[str, Any] | None = None
-    ) -> None:
-        """Make the error with its English ``message``, its ``code`` and its ``params``."""
-        super().__init__(message)
-        self.code = code
-        self.params = dict(params or {})
 
 
 class DealNumberError(CodedError):
@@ -213,9 +195,7 @@ def check_deal_number(number: int) -> int:
         msg = f"a deal number is an int, not {type(number).__name__}"
         raise TypeError(msg)
     if not (MIN_DEAL <= number <= MAX_DEAL or number in SPECIAL_DEALS):
-        msg = f"no deal {number}: a deal number is {VALID_DEALS_TEXT}"
-        params = {"number": number, "min": MIN_DEAL, "max": MAX_DEAL}
-        raise DealNumberError(msg, code="deal-missing", params=params)
+        raise DealNumberError("deal-missing", number=number, min=MIN_DEAL, max=MAX_DEAL)
     return number
 
 
@@ -237,10 +217,7 @@ def parse_deal_number(text: str) -> int:
     match = _NUMBER_RE.fullmatch(text.strip())
     number = int(match.group(1)) if match and len(match.group(1)) <= 20 else None
     if number is None or not (MIN_DEAL <= number <= MAX_DEAL or number in SPECIAL_DEALS):
-        shown = text if len(text) <= 40 else text[:40] + "…"
-        msg = f"invalid deal number {shown!r}: enter {VALID_DEALS_TEXT}"
-        params = {"text": shown, "min": MIN_DEAL, "max": MAX_DEAL}
-        raise DealNumberError(msg, code="deal-number", params=params)
+        raise DealNumberError("deal-number", text=shorten(text), min=MIN_DEAL, max=MAX_DEAL)
     return number
 
 

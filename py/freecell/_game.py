@@ -50,7 +50,8 @@ from freecell._cards import (
     card_code,
     parse_card,
 )
-from freecell._deal import CodedError, Deal, deal
+from freecell._deal import Deal, deal
+from freecell._errors import CodedError, shorten
 
 Place = str
 """A place in the notation: a cascade ``"1"``-``"8"``, a free cell ``"a"``-``"d"``, or ``"h"``."""
@@ -62,22 +63,29 @@ FREECELLS: Final = "abcd"
 FOUNDATION: Final = "h"
 """The name of the foundations (fc-solve writes ``h`` for "home")."""
 
+_CASCADE_INDEX: Final = {place: k for k, place in enumerate(CASCADES)}
+_FREECELL_INDEX: Final = {place: k for k, place in enumerate(FREECELLS)}
+_SOURCES: Final = frozenset(CASCADES + FREECELLS)
+_PLACES: Final = frozenset(CASCADES + FREECELLS + FOUNDATION)
 _FCS_SUIT_ORDER: Final = (2, 0, 1, 3)  # fc-solve prints the foundations H C D S
 _FOUNDATION_RANKS: Final = "0" + RANK_CHARS
-_MOVE_RE: Final = re.compile(r"([1-8a-d])([1-8a-dh])(?:v([0-9]{1,2}))?")
+MOVE_PATTERN: Final = "([1-8a-d])([1-8a-dh])(?:v([0-9]{1,2}))?"
+"""A move in standard notation, as a regular expression: source, target and the card count."""
+_MOVE_RE: Final = re.compile(MOVE_PATTERN)
 
 
 class InvalidMoveError(CodedError):
     """Raised for text that is not a move in standard notation, or a move no rule allows.
 
-    Its ``code`` and ``params`` say why as data (see :class:`~freecell._deal.CodedError`).
+    Its ``code`` and ``params`` say why as data (see :data:`freecell._errors.MESSAGES`).
     """
 
 
 class IllegalMoveError(CodedError):
     """Raised for a move that the rules do not allow in the current position.
 
-    Its ``code`` and ``params`` say why as data; ``params["move"]`` is the move's notation.
+    Its ``code`` and ``params`` say why as data; ``params["move"]`` is the move's notation
+    when the move has one.
     """
 
 
@@ -85,16 +93,11 @@ class PositionError(ValueError):
     """Raised for text or values that make no valid FreeCell position."""
 
 
-class HistoryError(ValueError):
-    """Raised by :meth:`Game.undo` with no move to undo and :meth:`Game.redo` with none to redo."""
+class HistoryError(CodedError):
+    """Raised by :class:`Game` for an undo, a redo or a restart with nothing to do.
 
-
-def _place_name(place: Place) -> str:
-    if place in CASCADES:
-        return f"cascade {place}"
-    if place in FREECELLS:
-        return f"free cell {place}"
-    return "the foundations"
+    Its ``code`` is ``"nothing-to-undo"``, ``"nothing-to-redo"`` or ``"nothing-to-restart"``.
+    """
 
 
 def _codes(cards: tuple[Card, ...] | list[Card]) -> str:
@@ -115,10 +118,6 @@ def _run_length(cascade: tuple[Card, ...]) -> int:
     while length < n and _fits(cascade[n - length], cascade[n - length - 1]):
         length += 1
     return length
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,29 +143,21 @@ class Move:
     count: int | None = None
 
     def __post_init__(self) -> None:
-        text = f"{self.source}{self.target}" + ("" if self.count is None else f"v{self.count}")
-        if self.source not in CASCADES + FREECELLS or self.target not in (
-            CASCADES + FREECELLS + FOUNDATION
-        ):
-            msg = (
-                f"invalid move {text!r}: a move goes from a cascade 1-8 or a free cell a-d "
-                "to a cascade, a free cell or the foundations h"
-            )
-            raise InvalidMoveError(msg, code="move-places", params={"move": text})
+        text = shorten(
+            f"{self.source}{self.target}" + ("" if self.count is None else f"v{self.count}")
+        )
+        if self.source not in _SOURCES or self.target not in _PLACES:
+            raise InvalidMoveError("move-places", move=text)
         if self.source == self.target:
-            msg = f"invalid move {text!r}: a move needs two different places"
-            raise InvalidMoveError(msg, code="move-same-place", params={"move": text})
+            raise InvalidMoveError("move-same-place", move=text)
         if self.source in FREECELLS and self.target in FREECELLS:
-            msg = f"invalid move {text!r}: no move goes from a free cell to a free cell"
-            raise InvalidMoveError(msg, code="move-cell-to-cell", params={"move": text})
+            raise InvalidMoveError("move-cell-to-cell", move=text)
         if self.count is not None and (
             type(self.count) is not int or self.count < 1 or self.count > 13
         ):
-            msg = f"invalid move {text!r}: a move takes 1 to 13 cards"
-            raise InvalidMoveError(msg, code="move-count", params={"move": text})
+            raise InvalidMoveError("move-count", move=text)
         if self.count is not None and not (self.source in CASCADES and self.target in CASCADES):
-            msg = f"invalid move {text!r}: only a move between cascades can give a card count"
-            raise InvalidMoveError(msg, code="move-count-places", params={"move": text})
+            raise InvalidMoveError("move-count-places", move=text)
 
     @classmethod
     def parse(cls, text: str) -> Move:
@@ -183,12 +174,7 @@ class Move:
         """
         match = _MOVE_RE.fullmatch(text.strip())
         if match is None:
-            shown = text if len(text) <= 20 else text[:20] + "…"
-            msg = (
-                f"invalid move {shown!r}: write a source (cascade 1-8, free cell a-d) then a "
-                "target (cascade, free cell or h), e.g. '1a', '36' or '36v3'"
-            )
-            raise InvalidMoveError(msg, code="move-syntax", params={"move": shown})
+            raise InvalidMoveError("move-syntax", move=shorten(text))
         source, target, count = match.groups()
         return cls(source, target, None if count is None else int(count))
 
@@ -347,16 +333,16 @@ class Position:
     def card_at(self, place: Place) -> Card | None:
         """Return the card that can leave a place: a cascade's bottom card or a free cell's card.
 
-        Returns ``None`` for an empty place and for the foundations.
+        Returns ``None`` for an empty place, the foundations and text that names no place.
 
         >>> card_code(Position.from_deal(deal(1)).card_at("1") or 0)
         '6S'
         """
-        if place in CASCADES:
-            cascade = self.cascades[CASCADES.index(place)]
+        if (k := _CASCADE_INDEX.get(place)) is not None:
+            cascade = self.cascades[k]
             return cascade[-1] if cascade else None
-        if place in FREECELLS:
-            return self.freecells[FREECELLS.index(place)]
+        if (k := _FREECELL_INDEX.get(place)) is not None:
+            return self.freecells[k]
         return None
 
     def find(self, card: Card) -> Place:
@@ -374,25 +360,16 @@ class Position:
 
     # --- the rules ---------------------------------------------------------------------------
 
-    def _limit_error(self, count: int, to_empty: bool) -> IllegalMoveError:
-        empty = self.empty_cascades() - (1 if to_empty else 0)
-        cells = _plural(self.empty_freecells(), "free cell")
-        cascades = _plural(empty, "other empty cascade" if to_empty else "empty cascade")
-        where = " to an empty cascade" if to_empty else ""
-        msg = (
-            f"cannot move {count} cards{where}: only {_plural(self.max_run(to_empty), 'card')} "
-            "can move "
-            f"with {cells} and {cascades}"
+    def _limit_error(self, move: Move, count: int, to_empty: bool) -> IllegalMoveError:
+        """Return the error of a run of ``count`` cards that is too long to move as a unit."""
+        return IllegalMoveError(
+            "run-limit-empty" if to_empty else "run-limit",
+            move=str(move),
+            count=count,
+            max=self.max_run(to_empty),
+            cells=self.empty_freecells(),
+            cascades=self.empty_cascades() - (1 if to_empty else 0),
         )
-        params = {
-            "count": count,
-            "max": self.max_run(to_empty),
-            "cells": self.empty_freecells(),
-            "cascades": empty,
-        }
-        if to_empty:
-            return IllegalMoveError(msg, code="run-limit-empty", params=params)
-        return IllegalMoveError(msg, code="run-limit", params=params)
 
     def resolve(self, move: Move | str) -> tuple[Move, int]:
         """Check a move and return it in its shortest notation with the number of cards it moves.
@@ -409,104 +386,80 @@ class Position:
         """
         if isinstance(move, str):
             move = Move.parse(move)
-        try:
-            return self._resolve(move)
-        except IllegalMoveError as error:
-            msg = f"illegal move {str(move)!r}: {error}"
-            params = {"move": str(move), **error.params}
-            raise IllegalMoveError(msg, code=error.code, params=params) from None
-
-    def _resolve(self, move: Move) -> tuple[Move, int]:
-        source, target = move.source, move.target
+        source, target, text = move.source, move.target, str(move)
         card = self.card_at(source)
         if card is None:
-            msg = f"{_place_name(source)} is empty"
             if source in CASCADES:
-                raise IllegalMoveError(msg, code="cascade-empty", params={"cascade": source})
-            raise IllegalMoveError(msg, code="freecell-empty", params={"cell": source})
+                raise IllegalMoveError("cascade-empty", move=text, cascade=source)
+            raise IllegalMoveError("freecell-empty", move=text, cell=source)
         if target == FOUNDATION:
             home = self.foundations[card % 4]
             if home != card // 4:
                 need = CARD_CODES[4 * home + card % 4]
-                msg = f"{card_code(card)} cannot go to the foundations, which need the {need} next"
-                params = {"card": card_code(card), "need": need}
-                raise IllegalMoveError(msg, code="foundation-needs", params=params)
+                raise IllegalMoveError(
+                    "foundation-needs", move=text, card=card_code(card), need=need
+                )
             return move, 1
         if target in FREECELLS:
             held = self.freecells[FREECELLS.index(target)]
             if held is not None:
-                msg = f"free cell {target} holds {card_code(held)}"
-                params = {"cell": target, "card": card_code(held)}
-                raise IllegalMoveError(msg, code="freecell-full", params=params)
+                raise IllegalMoveError(
+                    "freecell-full", move=text, cell=target, card=card_code(held)
+                )
             return move, 1
         onto = self.card_at(target)
         if source in CASCADES:
             return self._resolve_run(move, onto)
         if onto is not None and not _fits(card, onto):
-            msg = (
-                f"{card_code(card)} from free cell {source} does not fit on {card_code(onto)} "
-                f"at the bottom of cascade {target}"
+            raise IllegalMoveError(
+                "freecell-no-fit",
+                move=text,
+                card=card_code(card),
+                cell=source,
+                onto=card_code(onto),
+                cascade=target,
             )
-            params = {
-                "card": card_code(card),
-                "cell": source,
-                "onto": card_code(onto),
-                "cascade": target,
-            }
-            raise IllegalMoveError(msg, code="freecell-no-fit", params=params)
         return move, 1
 
     def _resolve_run(self, move: Move, onto: Card | None) -> tuple[Move, int]:
         """Resolve a move between two cascades, given the bottom card of the target or None."""
-        source, target = move.source, move.target
+        source, target, text = move.source, move.target, str(move)
         cascade = self.cascades[CASCADES.index(source)]
         run = _run_length(cascade)
         if onto is None:
             count = 1 if move.count is None else move.count
             if count > run:
-                msg = (
-                    f"cascade {source} ends in a run of {_plural(run, 'card')} "
-                    f"({_codes(cascade[-run:])}), not {count}"
+                raise IllegalMoveError(
+                    "run-too-short",
+                    move=text,
+                    cascade=source,
+                    cards=[CARD_CODES[c] for c in cascade[-run:]],
+                    count=count,
                 )
-                params = {
-                    "cascade": source,
-                    "cards": [CARD_CODES[c] for c in cascade[-run:]],
-                    "count": count,
-                }
-                raise IllegalMoveError(msg, code="run-too-short", params=params)
             if count > self.max_run(to_empty_cascade=True):
-                raise self._limit_error(count, to_empty=True)
+                raise self._limit_error(move, count, to_empty=True)
             return Move(source, target, None if count == 1 else count), count
         count = next((k for k in range(1, run + 1) if _fits(cascade[-k], onto)), 0)
         if count == 0:
-            if run == 1:
-                what = f"{card_code(cascade[-1])} at the bottom of cascade {source} does not fit"
-            else:
-                what = f"no card of the run {_codes(cascade[-run:])} in cascade {source} fits"
-            msg = f"{what} on {card_code(onto)} at the bottom of cascade {target}"
-            params = {
-                "cards": [CARD_CODES[c] for c in cascade[-run:]],
-                "cascade": source,
-                "onto": card_code(onto),
-                "target": target,
-            }
-            if run == 1:
-                raise IllegalMoveError(msg, code="card-no-fit", params=params)
-            raise IllegalMoveError(msg, code="run-no-fit", params=params)
-        if move.count is not None and move.count != count:
-            msg = (
-                f"the run that fits on {card_code(onto)} at the bottom of cascade {target} "
-                f"is {_plural(count, 'card')} ({_codes(cascade[-count:])}), not {move.count}"
+            raise IllegalMoveError(
+                "card-no-fit" if run == 1 else "run-no-fit",
+                move=text,
+                cards=[CARD_CODES[c] for c in cascade[-run:]],
+                cascade=source,
+                onto=card_code(onto),
+                target=target,
             )
-            params = {
-                "onto": card_code(onto),
-                "target": target,
-                "cards": [CARD_CODES[c] for c in cascade[-count:]],
-                "count": move.count,
-            }
-            raise IllegalMoveError(msg, code="run-count", params=params)
+        if move.count is not None and move.count != count:
+            raise IllegalMoveError(
+                "run-count",
+                move=text,
+                onto=card_code(onto),
+                target=target,
+                cards=[CARD_CODES[c] for c in cascade[-count:]],
+                count=move.count,
+            )
         if count > self.max_run():
-            raise self._limit_error(count, to_empty=False)
+            raise self._limit_error(move, count, to_empty=False)
         return Move(source, target), count
 
     def is_legal(self, move: Move | str) -> bool:
@@ -583,8 +536,8 @@ class Position:
         >>> [card_code(c) for c in Position.from_deal(deal(1)).run_at("1")]
         ['6S']
         """
-        if place in CASCADES:
-            cascade = self.cascades[CASCADES.index(place)]
+        if (k := _CASCADE_INDEX.get(place)) is not None:
+            cascade = self.cascades[k]
             return cascade[len(cascade) - _run_length(cascade) :]
         card = self.card_at(place)
         return () if card is None else (card,)
@@ -663,6 +616,51 @@ class Position:
             if m.target in CASCADES and self.card_at(m.target) is None and (m.count or 1) == size
         ]
         return empty[0] if empty else None
+
+    def find_move(self, source: Place, target: Place, card: Card | str | None = None) -> Move:
+        """Return the legal move that takes the card(s) at ``source`` to ``target``.
+
+        ``card`` is the card a user picked up, if any: in a cascade, the cards below it go
+        along. Without it, the place's card moves; onto an empty cascade, the longest run that
+        may go there. Raises :class:`IllegalMoveError` or :class:`InvalidMoveError` saying why
+        no legal move does that, and :class:`~freecell.CardError` for text that is no card.
+
+        >>> position = Position.from_deal(deal(617))
+        >>> position.find_move("8", "2")
+        Move.parse('82')
+        >>> position.find_move("1", "a", "KD")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        freecell._game.IllegalMoveError: illegal move '1a': only the bottom card of cascade 1 ...
+        """
+        if source not in _SOURCES:
+            raise IllegalMoveError("from-foundation")
+        if target not in _PLACES:
+            raise InvalidMoveError("no-place", move=shorten(source + target), place=target)
+        if source == target:
+            raise IllegalMoveError("same-place")
+        if card is None or card == "" or source in FREECELLS:
+            if target in CASCADES and source in CASCADES and self.card_at(target) is None:
+                runs = [m for m in self.moves_from(source) if m.target == target]
+                if runs:
+                    return runs[-1]
+            return self.resolve(Move(source, target))[0]
+        held = parse_card(card) if isinstance(card, str) else card
+        cascade = self.cascades[CASCADES.index(source)]
+        if held not in cascade:
+            raise IllegalMoveError("card-not-in-cascade", card=CARD_CODES[held], cascade=source)
+        count = len(cascade) - cascade.index(held)
+        if count > 1 and target not in CASCADES:
+            raise IllegalMoveError(
+                "bottom-card-only-foundations"
+                if target == FOUNDATION
+                else "bottom-card-only-freecell",
+                move=source + target,
+                cascade=source,
+                card=CARD_CODES[held],
+                below=count - 1,
+            )
+        return self.resolve(Move(source, target, None if count == 1 else count))[0]
 
 
 def _after(position: Position, move: Move, count: int) -> Position:
@@ -774,6 +772,8 @@ class Game:
 
     Start from a deal, a position, or :meth:`from_deal_number`. Automatic moves to the
     foundations are never made by themselves: call :meth:`auto_move` to make them one by one.
+    The history records which moves were automatic, so that :meth:`undo_turn` takes back a
+    player's move together with the automatic moves that followed it.
 
     >>> game = Game(deal(617))
     >>> [str(game.push(m)) for m in ["82", "52", "23"]]
@@ -796,8 +796,10 @@ class Game:
             self._deal = None
         self._start = start
         self._position = start
-        self._played: list[tuple[Move, Position]] = []
-        self._undone: list[Move] = []
+        # Each move played: the move, the position before it, and whether it was automatic.
+        self._played: list[tuple[Move, Position, bool]] = []
+        # The moves undone, last undone last, with their flags; a new move clears them.
+        self._undone: list[tuple[Move, bool]] = []
 
     @classmethod
     def from_deal_number(cls, number: int) -> Game:
@@ -840,7 +842,24 @@ class Game:
     @property
     def move_stack(self) -> list[Move]:
         """The moves played so far, first first (a copy)."""
-        return [move for move, _ in self._played]
+        return [move for move, _, _ in self._played]
+
+    @property
+    def auto_flags(self) -> list[bool]:
+        """Whether each move of :attr:`move_stack` was automatic (a copy).
+
+        >>> game = Game.from_deal_number(1)
+        >>> [str(game.push(m)) for m in ["5a", "5b", "5c", "5d"]], game.auto_moves()
+        (['5a', '5b', '5c', '5d'], [Move.parse('5h')])
+        >>> game.auto_flags
+        [False, False, False, False, True]
+        """
+        return [auto for _, _, auto in self._played]
+
+    @property
+    def redo_stack(self) -> list[Move]:
+        """The moves :meth:`redo` would play again, next first (a copy)."""
+        return [move for move, _ in reversed(self._undone)]
 
     @property
     def can_undo(self) -> bool:
@@ -913,10 +932,11 @@ class Game:
         """
         return self._position.is_legal(move)
 
-    def push(self, move: Move | str) -> Move:
+    def push(self, move: Move | str, *, auto: bool = False) -> Move:
         """Play a move and return it in its shortest notation; the redo stack is cleared.
 
-        Raises :class:`IllegalMoveError` (the game does not change) or :class:`InvalidMoveError`.
+        ``auto`` records the move as an automatic one (see :meth:`undo_turn`). Raises
+        :class:`IllegalMoveError` (the game does not change) or :class:`InvalidMoveError`.
 
         >>> game = Game.from_deal_number(617)
         >>> game.push("86")  # doctest: +ELLIPSIS
@@ -925,7 +945,7 @@ class Game:
         freecell._game.IllegalMoveError: illegal move '86': QH at the bottom of cascade 8 does ...
         """
         resolved, count = self._position.resolve(move)
-        self._played.append((resolved, self._position))
+        self._played.append((resolved, self._position, auto))
         self._position = _after(self._position, resolved, count)
         self._undone.clear()
         return resolved
@@ -941,9 +961,9 @@ class Game:
         freecell._game.HistoryError: nothing to undo: no move has been played
         """
         if not self._played:
-            raise HistoryError("nothing to undo: no move has been played")
-        move, self._position = self._played.pop()
-        self._undone.append(move)
+            raise HistoryError("nothing-to-undo")
+        move, self._position, auto = self._played.pop()
+        self._undone.append((move, auto))
         return move
 
     def redo(self) -> Move:
@@ -957,13 +977,61 @@ class Game:
         freecell._game.HistoryError: nothing to redo: no move has been undone since the last move
         """
         if not self._undone:
-            raise HistoryError("nothing to redo: no move has been undone since the last move")
-        move = self._undone[-1]
+            raise HistoryError("nothing-to-redo")
+        move, auto = self._undone[-1]
         resolved, count = self._position.resolve(move)
-        self._played.append((resolved, self._position))
+        self._played.append((resolved, self._position, auto))
         self._position = _after(self._position, resolved, count)
         self._undone.pop()
         return move
+
+    def undo_turn(self) -> list[Move]:
+        """Take back a player's last move and the automatic moves after it; return them.
+
+        The moves come last played first. Raises :class:`HistoryError` when no move has been
+        played.
+
+        >>> game = Game.from_deal_number(1)
+        >>> [str(game.push(m)) for m in ["5a", "5b", "5c", "5d"]], game.auto_moves()
+        (['5a', '5b', '5c', '5d'], [Move.parse('5h')])
+        >>> game.undo_turn()
+        [Move.parse('5h'), Move.parse('5d')]
+        >>> [str(move) for move in game.move_stack]
+        ['5a', '5b', '5c']
+        """
+        taken = [self.undo()]
+        while self._undone[-1][1] and self._played:
+            taken.append(self.undo())
+        return taken
+
+    def redo_turn(self) -> list[Move]:
+        """Play again the turn :meth:`undo_turn` took back: a move and its automatic moves.
+
+        Raises :class:`HistoryError` when no move is waiting to be redone.
+
+        >>> game = Game.from_deal_number(1)
+        >>> _ = [game.push(m) for m in ["5a", "5b", "5c", "5d"]], game.auto_moves()
+        >>> _ = game.undo_turn()
+        >>> game.redo_turn()
+        [Move.parse('5d'), Move.parse('5h')]
+        """
+        played = [self.redo()]
+        while self._undone and self._undone[-1][1]:
+            played.append(self.redo())
+        return played
+
+    def restart(self) -> list[Move]:
+        """Take back every move, last first, and return them; :meth:`redo` plays them again.
+
+        Raises :class:`HistoryError` when no move has been played.
+
+        >>> game = Game.from_deal_number(1); _ = game.push("5a"); _ = game.push("5b")
+        >>> game.restart(), game.redo_stack
+        ([Move.parse('5b'), Move.parse('5a')], [Move.parse('5a'), Move.parse('5b')])
+        """
+        if not self._played:
+            raise HistoryError("nothing-to-restart")
+        return [self.undo() for _ in range(len(self._played))]
 
     def next_auto_move(self) -> Move | None:
         """Return the next safe automatic move without playing it.
@@ -988,7 +1056,7 @@ class Game:
         """
         move = self._position.next_auto_move()
         if move is not None:
-            self.push(move)
+            self.push(move, auto=True)
         return move
 
     def auto_moves(self) -> list[Move]:
@@ -1026,5 +1094,5 @@ class Game:
             "can_undo": self.can_undo,
             "can_redo": self.can_redo,
             "won": position.is_won(),
-            "moves": [str(move) for move, _ in self._played],
+            "moves": [str(move) for move, _, _ in self._played],
         }

@@ -1,104 +1,62 @@
-"""The web page's API: plain values in, JSON text out, called from the Pyodide worker.
+"""The web page's API: a :class:`Session` of plain values in, JSON text out, for the worker.
 
-Every function returns a JSON object with ``"ok": true`` and its result, or ``"ok": false``
-and an ``"error"`` message for the user; none raises for bad input.
+The page's worker (web/src/app/worker.js) makes one :class:`Session` and calls its methods by
+name: an operation ``"play"`` calls :meth:`Session.play`. Every method returns a JSON object
+with ``"ok": true`` and its result, or ``"ok": false`` and an ``"error"`` message for the user;
+none raises for bad input.
 
 Every error also comes as data, for a page that speaks another language than English:
 ``"code"`` names the reason (one of :data:`ERROR_CODES`) and ``"params"`` holds its values
 (card codes such as ``"9C"``, places in the notation such as ``"5"`` or ``"a"``, numbers). A
 ``"notice"`` comes with ``"notice_code"`` and ``"notice_params"`` the same way; a
-``"reason"`` among the params is itself ``{"code": ..., "params": ...}``.
+``"reason"`` among the params is itself ``{"code": ..., "params": ...}``. The English text and
+the data come from one table, :data:`freecell._errors.MESSAGES`.
 
-The functions keep one :class:`~freecell.Game` in this module (one per worker, so one page):
-:func:`new_game` opens it, optionally replaying a link's moves, and :func:`play`,
-:func:`play_card`, :func:`undo`, :func:`redo`, :func:`restart` and :func:`targets` act on it.
-Every session reply carries ``"game"``, the game's state after the request (unchanged when the
-request was refused), so the page never has to guess.
+Every reply of a session with a game carries ``"game"``, the game's state after the request
+(unchanged when the request was refused), so the page never has to guess; a move also
+carries ``"steps"``, the state after the player's move and after each automatic move that
+followed, for the page to show one after another.
 """
 
 from __future__ import annotations
 
+import gc
 import json
+import sys
+from collections.abc import Callable
 from typing import Any, Final
 
-from freecell._cards import (
-    CARD_CODES,
-    RANK_CHARS,
-    SUIT_SYMBOLS,
-    CardError,
-    card_is_red,
-    card_name,
-    parse_card,
-)
-from freecell._deal import (
-    MAX_DEAL,
-    CodedError,
-    DealNumberError,
-    deal,
-    format_deal,
-    parse_deal_number,
-)
-from freecell._game import (
-    CASCADES,
-    FOUNDATION,
-    FREECELLS,
-    Game,
-    HistoryError,
-    IllegalMoveError,
-    InvalidMoveError,
-    Move,
-)
+from freecell._cards import CARD_CODES, RANK_CHARS, SUIT_SYMBOLS, card_is_red, parse_card
+from freecell._deal import MAX_DEAL, DealNumberError, deal, format_deal, parse_deal_number
+from freecell._errors import ERROR_CODES, CodedError, message, shorten
+from freecell._game import CASCADES, Game, HistoryError
 
-_SOURCES: Final = frozenset(CASCADES + FREECELLS)
-_PLACES: Final = frozenset(CASCADES + FREECELLS + FOUNDATION)
+__all__ = ["ERROR_CODES", "MAX_LINK_MOVES", "Session", "forget_installer", "warm_up"]
+
 MAX_LINK_MOVES: Final = 5000
-"""The most moves :func:`new_game` replays from a link; more is surely not a real game."""
+"""The most moves :meth:`Session.new_game` replays from a link; more is surely not a game."""
 
-ERROR_CODES: Final = frozenset({
-    # a deal number (freecell._deal)
-    "deal-number", "deal-missing",
-    # text that is no move (freecell._game.Move)
-    "move-syntax", "move-places", "move-same-place", "move-cell-to-cell", "move-count",
-    "move-count-places",
-    # a move the rules refuse (freecell._game.Position.resolve); params["move"] is the move
-    "cascade-empty", "freecell-empty", "foundation-needs", "freecell-full", "freecell-no-fit",
-    "run-too-short", "run-limit", "run-limit-empty", "card-no-fit", "run-no-fit", "run-count",
-    # the page's own requests (this module)
-    "from-foundation", "no-place", "same-place", "card-invalid", "card-not-in-cascade",
-    "bottom-card-only-foundations", "bottom-card-only-freecell", "card-stuck", "no-game",
-    "nothing-to-undo", "nothing-to-redo", "nothing-to-restart",
-    # notices of new_game
-    "link-move", "link-too-long",
-})  # fmt: skip
-"""Every ``"code"`` (and ``"notice_code"``) a reply can carry: a page's catalogue covers them."""
-
-
-def _card(card: int) -> dict[str, Any]:
-    rank = card // 4 + 1
-    return {
-        "code": CARD_CODES[card],
-        "name": card_name(card),
-        "rank": "10" if rank == 10 else RANK_CHARS[rank - 1],
+_FACES: Final = {
+    CARD_CODES[card]: {
+        "rank": "10" if card // 4 == 9 else RANK_CHARS[card // 4],
         "suit": SUIT_SYMBOLS[card % 4],
         "red": card_is_red(card),
+        "rank_index": card // 4,
+        "suit_index": card % 4,
     }
+    for card in range(52)
+}
+"""Each card's face by its code: the rank as printed, the suit symbol, the colour, and the
+rank (0 ace .. 12 king) and suit (0 clubs .. 3 spades) for naming it in a language."""
 
 
-_CARDS = tuple(_card(c) for c in range(52))
-_FACES: Final = {card["code"]: card for card in _CARDS}
+def _json(value: dict[str, Any]) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
-def _coded(error: CodedError) -> dict[str, Any]:
+def _refusal(error: CodedError) -> dict[str, Any]:
     """Return an error's English message, code and params, as a reply's fields."""
-    return {"error": str(error), "code": error.code, "params": error.params}
-
-
-def _parse(text: str) -> int | DealNumberError:
-    """Return the deal number in ``text``, or the error that says what is valid."""
-    try:
-        return parse_deal_number(str(text))
-    except DealNumberError as error:
-        return error
+    return {"ok": False, "error": str(error), **error.as_data()}
 
 
 def _stepped(number: int, step: int) -> int:
@@ -115,330 +73,215 @@ def _stepped(number: int, step: int) -> int:
     return place - 2 if place < 2 else place - 1
 
 
-# --- the session: one game per worker ---------------------------------------------------------
-
-_game: Game | None = None
-_text: str = ""
-
-
-def _state(game: Game) -> dict[str, Any]:
-    """Return the game's state for the page: its snapshot plus what the page shows about it."""
-    snap = game.snapshot()
-    return {**snap, "text": _text}
-
-
-def _reply(game: Game, **extra: Any) -> str:
-    return json.dumps({"ok": "error" not in extra, **extra, "game": _state(game)})
-
-
-def _refuse(game: Game, message: str, code: str, **params: Any) -> str:
-    """Return a refusal: the English ``message``, its ``code`` and ``params``, and the game."""
-    return _reply(game, error=message, code=code, params=params)
-
-
-def _no_game() -> str:
-    return json.dumps({
-        "ok": False,
-        "error": "no game is open: open a deal first",
-        "code": "no-game",
-        "params": {},
-    })  # fmt: skip
-
-
 def _split_moves(moves: str) -> list[str]:
     return [token.strip() for token in str(moves).split(",") if token.strip()]
 
 
-def new_game(text: str, moves: str = "", step: int = 0, faces: bool = True) -> str:
-    """Open a game of a deal (``step`` places after the one in ``text``) and replay ``moves``.
+class Session:
+    """One page's game: opened by :meth:`new_game`, then played, undone and redone.
 
-    ``moves`` is a link's comma-separated move tokens; they are replayed with no automatic
-    moves, up to the first token that is malformed or illegal, which ``"notice"`` reports. The
-    reply holds the deal's ``number`` and fc-solve ``text``, the ``"game"``, and, unless
-    ``faces`` is false (a caller that has them already), every card's face in ``"faces"``.
-
-    >>> reply = json.loads(new_game("1", "5a,5b,zz,5c"))
+    >>> session = Session()
+    >>> json.loads(session.undo())["code"]
+    'no-game'
+    >>> reply = json.loads(session.new_game("1", "5a,5b,zz,5c"))
     >>> reply["game"]["moves"], reply["notice"]  # doctest: +ELLIPSIS
     (['5a', '5b'], "The link's move 3, 'zz', was not played: invalid move 'zz': ...")
     """
-    global _game, _text
-    number = _parse(text)
-    if isinstance(number, DealNumberError):
-        return json.dumps({"ok": False, **_coded(number)})
-    if step:
-        number = _stepped(number, step)
-    game = Game.from_deal_number(number)
-    _game, _text = game, format_deal(deal(number))
-    extra: dict[str, Any] = {}
-    tokens = _split_moves(moves)
-    for index, token in enumerate(tokens[:MAX_LINK_MOVES], start=1):
+
+    def __init__(self) -> None:
+        self._game: Game | None = None
+
+    def _reply(self, game: Game, **fields: Any) -> str:
+        return _json({"ok": True, **fields, "game": game.snapshot()})
+
+    def _refuse(self, game: Game | None, error: CodedError) -> str:
+        state = {} if game is None else {"game": game.snapshot()}
+        return _json({**_refusal(error), **state})
+
+    def _game_or_refusal(self) -> Game | str:
+        if self._game is None:
+            return self._refuse(None, CodedError("no-game"))
+        return self._game
+
+    def _played(self, game: Game, auto: bool) -> str:
+        """Reply after a player's move: with ``auto``, the safe automatic moves follow."""
+        steps = [game.snapshot()]
+        while auto and game.auto_move() is not None:
+            steps.append(game.snapshot())
+        return self._reply(game, steps=steps)
+
+    def new_game(self, text: str, moves: str = "", step: int = 0, faces: bool = True) -> str:
+        """Open a game of a deal (``step`` places after the one in ``text``) and replay ``moves``.
+
+        ``moves`` is a link's comma-separated move tokens; they are replayed with no automatic
+        moves, up to the first token that is malformed or illegal, which ``"notice"`` reports.
+        The reply holds the deal's ``number`` and fc-solve ``text``, the ``"game"``, and, unless
+        ``faces`` is false (a caller that has them already), every card's face in ``"faces"``.
+        A refused deal number leaves the session's game as it was.
+
+        >>> reply = json.loads(Session().new_game("617", "", 1))
+        >>> reply["number"], reply["game"]["cascades"][0][:2], reply["faces"]["TD"]["rank"]
+        (618, ['8C', '2D'], '10')
+        """
         try:
-            game.push(token)
-        except (IllegalMoveError, InvalidMoveError) as error:
-            shown = token if len(token) <= 12 else token[:12] + "…"
-            extra["notice"] = f"The link's move {index}, {shown!r}, was not played: {error}"
-            extra["notice_code"] = "link-move"
-            extra["notice_params"] = {
-                "index": index,
-                "move": shown,
-                "reason": {"code": error.code, "params": error.params},
-            }
-            break
-    else:
-        if len(tokens) > MAX_LINK_MOVES:
-            extra["notice"] = (
-                f"The link holds {len(tokens)} moves; only the first {MAX_LINK_MOVES} were played."
-            )
-            extra["notice_code"] = "link-too-long"
-            extra["notice_params"] = {"count": len(tokens), "max": MAX_LINK_MOVES}
-    if faces:
-        extra["faces"] = _FACES
-    return _reply(game, number=number, text=_text, **extra)
+            number = parse_deal_number(str(text))
+        except DealNumberError as error:
+            return _json(_refusal(error))
+        if step:
+            number = _stepped(number, step)
+        game = Game.from_deal_number(number)
+        self._game = game
+        extra: dict[str, Any] = {}
+        tokens = _split_moves(moves)
+        for index, token in enumerate(tokens[:MAX_LINK_MOVES], start=1):
+            try:
+                game.push(token)
+            except CodedError as error:
+                params = {"index": index, "move": shorten(token, 12), "reason": error.as_data()}
+                extra = {"notice_code": "link-move", "notice_params": params}
+                break
+        else:
+            if len(tokens) > MAX_LINK_MOVES:
+                params = {"count": len(tokens), "max": MAX_LINK_MOVES}
+                extra = {"notice_code": "link-too-long", "notice_params": params}
+        if extra:
+            extra["notice"] = message(extra["notice_code"], extra["notice_params"])
+        if faces:
+            extra["faces"] = _FACES
+        return self._reply(game, number=number, text=format_deal(deal(number)), **extra)
 
+    def play(self, source: str, target: str, card: str = "", auto: bool = True) -> str:
+        """Play a player's move from ``source`` to ``target`` (places 1-8, a-d, h).
 
-def _with_autos(game: Game, auto: bool) -> list[dict[str, Any]]:
-    """After a user's move: play the safe automatic moves if ``auto``; return every step."""
-    steps = [_state(game)]
-    if auto:
-        while game.auto_move() is not None:
-            steps.append(_state(game))
-    return steps
+        ``card`` names the card picked up, when the player picked one: in a cascade it takes
+        the cards below it along (see :meth:`~freecell.Position.find_move`). With ``auto``, the
+        safe automatic moves follow, each a move of its own. A refused move gets ``"error"``,
+        the engine's reason, and changes nothing.
 
+        >>> session = Session(); _ = session.new_game("1")
+        >>> reply = json.loads(session.play("5", "a"))
+        >>> reply["ok"], reply["game"]["moves"], len(reply["steps"])
+        (True, ['5a'], 1)
+        >>> json.loads(session.play("2", "h"))["error"]
+        "illegal move '2h': 9C cannot go to the foundations, which need the AC next"
+        """
+        game = self._game_or_refusal()
+        if isinstance(game, str):
+            return game
+        try:
+            game.push(game.position.find_move(str(source), str(target), str(card or "")))
+        except CodedError as error:
+            return self._refuse(game, error)
+        return self._played(game, bool(auto))
 
-def _check_places(source: str, target: str) -> None:
-    """Raise :class:`IllegalMoveError` or :class:`InvalidMoveError` for places no move joins."""
-    if source not in _SOURCES:
-        msg = "cards leave from a cascade or a free cell, never from the foundations"
-        raise IllegalMoveError(msg, code="from-foundation")
-    if target not in _PLACES:
-        msg = f"invalid move {source + target!r}: there is no place {target!r}"
-        params = {"move": source + target, "place": target}
-        raise InvalidMoveError(msg, code="no-place", params=params)
-    if source == target:
-        msg = "the card is already there"
-        raise IllegalMoveError(msg, code="same-place")
+    def play_card(self, card: str, auto: bool = True) -> str:
+        """Play the move a double click on ``card`` makes (the engine's best move for it).
 
-
-def _user_move(game: Game, source: str, target: str, card: str) -> Move:
-    """Return the move a user means by taking ``card`` (or the place's card) to ``target``.
-
-    Raises :class:`IllegalMoveError` or :class:`InvalidMoveError` saying why it cannot be.
-    """
-    _check_places(source, target)
-    position = game.position
-    if not card or source in FREECELLS:
-        if target in CASCADES and source in CASCADES and position.card_at(target) is None:
-            # onto an empty cascade: the longest run that may go there
-            moves = [m for m in position.moves_from(source) if m.target == target]
-            if moves:
-                return moves[-1]
-        return Move(source, target)
-    try:
-        held = parse_card(card)
-    except CardError as error:
-        raise InvalidMoveError(str(error), code="card-invalid", params={"text": card}) from None
-    cascade = position.cascades[CASCADES.index(source)]
-    if held not in cascade:
-        msg = f"{card_name(held)} is not in cascade {source}"
-        params: dict[str, Any] = {"card": CARD_CODES[held], "cascade": source}
-        raise IllegalMoveError(msg, code="card-not-in-cascade", params=params)
-    count = len(cascade) - cascade.index(held)
-    if count == 1:
-        return Move(source, target)
-    if target not in CASCADES:
-        where = "the foundations" if target == FOUNDATION else "a free cell"
-        msg = (
-            f"illegal move {source + target!r}: only the bottom card of cascade {source} can go "
-            f"to {where}, and {CARD_CODES[held]} has {count - 1} below it"
-        )
-        params = {
-            "move": source + target,
-            "cascade": source,
-            "card": CARD_CODES[held],
-            "below": count - 1,
-        }
-        if target == FOUNDATION:
-            raise IllegalMoveError(msg, code="bottom-card-only-foundations", params=params)
-        raise IllegalMoveError(msg, code="bottom-card-only-freecell", params=params)
-    return Move(source, target, count)
-
-
-def play(source: str, target: str, card: str = "", auto: bool = True) -> str:
-    """Play a user's move from ``source`` to ``target`` (places as in the notation: 1-8, a-d, h).
-
-    ``card`` names the card picked up, when the user picked one: in a cascade it takes the
-    cards below it along. Without it, a move onto an empty cascade takes the longest run that
-    may go. With ``auto``, the safe automatic moves follow, each a move of its own. The reply's
-    ``"steps"`` holds the game after each move made; a refused move gets ``"error"``, the
-    engine's reason, and changes nothing.
-
-    >>> _ = new_game("1")
-    >>> reply = json.loads(play("5", "a"))
-    >>> reply["ok"], reply["game"]["moves"], len(reply["steps"])
-    (True, ['5a'], 1)
-    >>> json.loads(play("2", "h"))["error"]  # doctest: +ELLIPSIS
-    "illegal move '2h': 9C cannot go to the foundations, which need the AC next"
-    """
-    game = _game
-    if game is None:
-        return _no_game()
-    try:
-        move = _user_move(game, str(source), str(target), str(card or ""))
+        >>> session = Session(); _ = session.new_game("1")
+        >>> json.loads(session.play_card("6S"))["game"]["moves"]
+        ['1a']
+        >>> json.loads(session.play_card("AH"))["error"]
+        'Ace of Hearts has nowhere to go.'
+        """
+        game = self._game_or_refusal()
+        if isinstance(game, str):
+            return game
+        try:
+            move = game.best_move_for(str(card))
+        except CodedError as error:
+            return self._refuse(game, error)
+        if move is None:
+            stuck = CodedError("card-stuck", card=CARD_CODES[parse_card(str(card))])
+            return self._refuse(game, stuck)
         game.push(move)
-    except (IllegalMoveError, InvalidMoveError) as error:
-        return _reply(game, **_coded(error))
-    return _reply(game, steps=_with_autos(game, bool(auto)))
+        return self._played(game, bool(auto))
 
+    def undo(self) -> str:
+        """Take back the player's last move and the automatic moves that followed it.
 
-def play_card(card: str, auto: bool = True) -> str:
-    """Play the move a double click on ``card`` makes (the engine's best move for it).
+        >>> session = Session(); _ = session.new_game("1", "5a,5b,5c")
+        >>> _ = session.play("5", "d")
+        >>> json.loads(session.undo())["game"]["moves"]
+        ['5a', '5b', '5c']
+        """
+        return self._history(Game.undo_turn)
 
-    >>> _ = new_game("1")
-    >>> json.loads(play_card("6S"))["game"]["moves"]
-    ['1a']
-    >>> json.loads(play_card("AH"))["error"]
-    'Ace of Hearts has nowhere to go.'
-    """
-    game = _game
-    if game is None:
-        return _no_game()
-    try:
-        move = game.best_move_for(str(card))
-    except CardError as error:
-        return _refuse(game, str(error), "card-invalid", text=str(card))
-    if move is None:
-        held = parse_card(str(card))
-        message = f"{card_name(held)} has nowhere to go."
-        return _refuse(game, message, "card-stuck", card=CARD_CODES[held])
-    game.push(move)
-    return _reply(game, steps=_with_autos(game, bool(auto)))
+    def redo(self) -> str:
+        """Play again what the last :meth:`undo` took back.
 
+        >>> session = Session(); _ = session.new_game("1", "5a,5b")
+        >>> _ = session.undo()
+        >>> json.loads(session.redo())["game"]["moves"]
+        ['5a', '5b']
+        """
+        return self._history(Game.redo_turn)
 
-def _was_auto(game: Game) -> bool:
-    """Tell whether the last move played is the safe automatic move of the position before it."""
-    if not game.can_undo:
-        return False
-    last = game.move_stack[-1]
-    before = game.copy()
-    before.undo()
-    return before.next_auto_move() == last
+    def restart(self) -> str:
+        """Take back every move; redo plays them again, one by one, so nothing is lost.
 
+        >>> session = Session(); _ = session.new_game("1", "5a,5b")
+        >>> reply = json.loads(session.restart())["game"]
+        >>> reply["moves"], reply["can_redo"]
+        ([], True)
+        """
+        return self._history(Game.restart)
 
-def undo(auto: bool = True) -> str:
-    """Take back the last move; with ``auto``, also the automatic moves that followed it.
+    def _history(self, change: Callable[[Game], object]) -> str:
+        game = self._game_or_refusal()
+        if isinstance(game, str):
+            return game
+        try:
+            change(game)
+        except HistoryError as error:
+            return self._refuse(game, error)
+        return self._reply(game)
 
-    So one undo takes back one user action when auto-moves are on: while the last move is the
-    safe automatic move of the position before it, it goes, then one more move goes.
+    def targets(self, source: str) -> str:
+        """List the places the card(s) at ``source`` can go now, for highlighting them.
 
-    >>> _ = new_game("1", "5a,5b,5c,5d,5h")
-    >>> json.loads(undo())["game"]["moves"]
-    ['5a', '5b', '5c']
-    >>> json.loads(undo(auto=False))["game"]["moves"]
-    ['5a', '5b']
-    """
-    game = _game
-    if game is None:
-        return _no_game()
-    if not game.can_undo:
-        return _refuse(game, "Nothing to undo: no move has been played.", "nothing-to-undo")
-    steps = []
-    while auto and game.can_undo and _was_auto(game):
-        game.undo()
-        steps.append(_state(game))
-    if game.can_undo:
-        game.undo()
-        steps.append(_state(game))
-    return _reply(game, steps=steps)
-
-
-def redo(auto: bool = True) -> str:
-    """Play the last undone move again; with ``auto``, also the automatic moves undone after it.
-
-    >>> _ = new_game("1", "5a,5b,5c,5d,5h")
-    >>> json.loads(undo())["game"]["moves"]
-    ['5a', '5b', '5c']
-    >>> json.loads(redo())["game"]["moves"]
-    ['5a', '5b', '5c', '5d', '5h']
-    """
-    game = _game
-    if game is None:
-        return _no_game()
-    try:
-        game.redo()
-    except HistoryError:
-        message = "Nothing to redo: no move has been undone since the last move."
-        return _refuse(game, message, "nothing-to-redo")
-    steps = [_state(game)]
-    while auto and game.can_redo:
-        after = game.copy()
-        after.redo()
-        if game.next_auto_move() != after.move_stack[-1]:
-            break
-        game.redo()
-        steps.append(_state(game))
-    return _reply(game, steps=steps)
-
-
-def restart() -> str:
-    """Take back every move; redo plays them again, so nothing is lost.
-
-    >>> _ = new_game("1", "5a,5b")
-    >>> reply = json.loads(restart())["game"]
-    >>> reply["moves"], reply["can_redo"]
-    ([], True)
-    """
-    game = _game
-    if game is None:
-        return _no_game()
-    if not game.can_undo:
-        return _refuse(game, "Nothing to restart: no move has been played.", "nothing-to-restart")
-    while game.can_undo:
-        game.undo()
-    return _reply(game, steps=[_state(game)])
-
-
-def targets(source: str) -> str:
-    """List the places the card(s) at ``source`` can go now, for highlighting them.
-
-    >>> _ = new_game("617")
-    >>> json.loads(targets("8"))["targets"]
-    ['2', '3', 'a', 'b', 'c', 'd']
-    """
-    game = _game
-    if game is None:
-        return _no_game()
-    places: list[str] = []
-    if str(source) in _SOURCES:
+        >>> session = Session(); _ = session.new_game("617")
+        >>> json.loads(session.targets("8"))["targets"]
+        ['2', '3', 'a', 'b', 'c', 'd']
+        """
+        game = self._game_or_refusal()
+        if isinstance(game, str):
+            return game
+        places: list[str] = []
         for move in game.moves_from(str(source)):
             if move.target not in places:
                 places.append(move.target)
-    return _reply(game, targets=places)
+        return self._reply(game, targets=places)
 
 
 def warm_up(number: int) -> None:
-    """Run the page's requests on a throwaway game of deal ``number``; the session's stays.
+    """Run every request of the page on a throwaway session of deal ``number``.
 
-    After Python's memory is restored from a snapshot, the browser's WebAssembly engine has
-    not yet seen the interpreter at work and runs it on unoptimised code for a while; the
-    worker calls this in idle moments after the first board so that the user's first moves
-    do not pay for that.
+    The page's worker calls it in idle moments after Python's memory is restored from a
+    snapshot, so that the browser's WebAssembly engine has seen the interpreter at work before
+    the player's first moves; the build runs it to learn which modules the page imports.
 
-    >>> _ = new_game("617", "5a")
     >>> warm_up(1)
-    >>> reply = json.loads(targets("1"))
-    >>> reply["game"]["moves"], reply["game"]["text"].split()[:2]
-    (['5a'], ['7D', 'TD'])
     """
-    global _game, _text
-    session = _game, _text
-    try:
-        new_game(str(number), "", 0, faces=False)
-        for source in CASCADES:
-            targets(source)
-        play_card(CARD_CODES[0])
-        play("1", "a")
-        undo()
-        redo()
-        restart()
-    finally:
-        _game, _text = session
+    session = Session()
+    session.new_game(str(number), "", 0, faces=False)
+    session.new_game(str(number), "", 1, faces=True)
+    session.new_game("not a deal")
+    for source in CASCADES:
+        session.targets(source)
+    session.play_card(CARD_CODES[0])
+    session.play("1", "a")
+    session.play("1", "9")
+    session.undo()
+    session.redo()
+    session.restart()
+
+
+def forget_installer() -> None:
+    """Drop micropip from ``sys.modules``, so that Pyodide can snapshot Python's memory.
+
+    micropip holds JavaScript objects that a memory snapshot cannot keep; the page installs
+    our wheel with it once, on a build's first visit, and never needs it again.
+    """
+    for name in [name for name in sys.modules if name.partition(".")[0] == "micropip"]:
+        del sys.modules[name]
+    gc.collect()

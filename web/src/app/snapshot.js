@@ -109,12 +109,9 @@ function filesUnder(FS, folder) {
  */
 export function takeSnapshot(pyodide) {
   try {
-    pyodide.runPython(`
-import gc, sys
-for name in [name for name in sys.modules if name.partition(".")[0] == "micropip"]:
-    del sys.modules[name]
-gc.collect()
-`);
+    const web = pyodide.pyimport("freecell._web");
+    web.forget_installer();
+    web.destroy();
     for (const name of Object.keys(pyodide.loadedPackages)) delete pyodide.loadedPackages[name];
     return { memory: pyodide.makeMemorySnapshot() };
   } catch {

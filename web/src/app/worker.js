@@ -1,18 +1,18 @@
 // The Python side of the page: a module worker that boots Pyodide, installs our wheel with
-// micropip and answers the page's requests by calling freecell._web.
+// micropip and answers the page's requests with one freecell._web.Session.
 //
-// Protocol, page -> worker (each op calls the freecell._web function named after the arrow):
-//   {id, op: "game", text, moves, step, faces}  -> new_game: opens the worker's one game,
-//                                                  replaying a link's comma-separated moves
-//   {id, op: "play", source, target, card, auto} -> play (places 1-8, a-d, h; card optional)
-//   {id, op: "card", card, auto}                -> play_card (a double click's best move)
-//   {id, op: "undo", auto} | {id, op: "redo", auto} | {id, op: "restart"}
-//   {id, op: "targets", source}                 -> targets (where a selection could go)
+// Protocol, page -> worker: {id, op, args}, where op names the Session method it calls:
+//   new_game {text, moves, step, faces}  opens the session's game (`step` deals on from the
+//                                        one in `text`), replaying a link's comma-separated moves
+//   play {source, target, card, auto}    a move (places 1-8, a-d, h; card optional)
+//   play_card {card, auto}               a double click's best move
+//   undo | redo | restart                the history
+//   targets {source}                     where a selection could go
 // worker -> page: {type: "status", stage: "downloading" | "starting" | "installing"}
 //                 {type: "ready"} | {type: "failed", message}
-//                 {type: "reply", id, reply}   (reply is freecell._web's JSON, parsed)
-// ("game" steps `step` places from the deal in `text`, as the user or the URL gave it.)
-// Game replies: {ok, error?, notice?, game, steps?, ...}; game is the state after the request.
+//                 {type: "reply", id, reply}   (reply is the method's JSON, parsed)
+// Game replies: {ok, error?, code?, params?, notice?, game, steps?, ...}; game is the state
+// after the request (see freecell._web).
 // Boot, as parallel as it can be: the manifest and the runtime module are fetched at once. The
 // first boot of a build in a browser: loadPyodide downloads the WebAssembly, the standard
 // library (compiled to bytecode at build time, see build.py) and micropip's wheel together
@@ -220,25 +220,29 @@ api.then(
   },
 );
 
+// Each operation calls the Session method of its name, with its arguments as Python's types.
 const operations = {
-  game: (web, { text, moves = "", step = 0, faces = true }) =>
-    web.new_game(String(text), String(moves), Number(step) || 0, Boolean(faces)),
-  play: (web, { source, target, card = "", auto = true }) =>
-    web.play(String(source), String(target), String(card ?? ""), Boolean(auto)),
-  card: (web, { card, auto = true }) => web.play_card(String(card), Boolean(auto)),
-  undo: (web, { auto = true }) => web.undo(Boolean(auto)),
-  redo: (web, { auto = true }) => web.redo(Boolean(auto)),
-  restart: (web) => web.restart(),
-  targets: (web, { source }) => web.targets(String(source)),
+  new_game: (session, { text, moves = "", step = 0, faces = true }) =>
+    session.new_game(String(text), String(moves), Number(step) || 0, Boolean(faces)),
+  play: (session, { source, target, card = "", auto = true }) =>
+    session.play(String(source), String(target), String(card ?? ""), Boolean(auto)),
+  play_card: (session, { card, auto = true }) => session.play_card(String(card), Boolean(auto)),
+  undo: (session) => session.undo(),
+  redo: (session) => session.redo(),
+  restart: (session) => session.restart(),
+  targets: (session, { source }) => session.targets(String(source)),
 };
 
+const session = api.then((web) => web.Session());
+session.catch(() => {}); // a failed boot is reported above
+
 self.onmessage = async ({ data }) => {
-  const web = await api;
-  const operation = operations[data.op];
+  const python = await session;
+  const operation = Object.hasOwn(operations, data.op) ? operations[data.op] : null;
   let reply;
   try {
     reply = operation
-      ? JSON.parse(operation(web, data))
+      ? JSON.parse(operation(python, data.args ?? {}))
       : { ok: false, error: `unknown request ${String(data.op)}` };
   } catch (error) {
     reply = { ok: false, error: `Python failed: ${String(error?.message ?? error)}` };

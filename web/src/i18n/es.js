@@ -97,6 +97,7 @@ export default {
 
   "error.deal-number": "Número de partida no válido «{text}»: escribe un número entero de {min} a {max}, o -1 o -2.",
   "error.deal-missing": "No existe la partida {number}: el número de partida va de {min} a {max}, o es -1 o -2.",
+  "error.deal-range": "Intervalo no válido «{text}»: la primera partida no puede ir después de la última.",
   "error.move-syntax": "Movimiento no válido «{move}»: escribe el origen (columna 1-8, celda libre a-d) y luego el destino (columna, celda libre o h), por ejemplo «1a», «36» o «36v3».",
   "error.move-places": "Movimiento no válido «{move}»: un movimiento va de una columna 1-8 o una celda libre a-d a una columna, una celda libre o las fundaciones h.",
   "error.move-same-place": "Movimiento no válido «{move}»: un movimiento necesita dos lugares distintos.",
@@ -118,6 +119,7 @@ export default {
   "error.no-place": "Movimiento no válido «{move}»: no existe el lugar «{place}».",
   "error.same-place": "La carta ya está ahí.",
   "error.card-invalid": "Carta no válida «{text}».",
+  "error.card-values": "No hay carta de valor {rank} y palo {suit}: los valores van de 1 a 13, los palos de 0 a 3.",
   "error.card-not-in-cascade": "El {card} no está en la columna {cascade}.",
   "error.bottom-card-only-foundations": "Movimiento ilegal «{move}»: solo la última carta de la columna {cascade} puede ir a las fundaciones, y el {card} tiene cartas debajo: {below}.",
   "error.bottom-card-only-freecell": "Movimiento ilegal «{move}»: solo la última carta de la columna {cascade} puede ir a una celda libre, y el {card} tiene cartas debajo: {below}.",

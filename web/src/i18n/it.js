@@ -97,6 +97,7 @@ export default {
 
   "error.deal-number": "Numero di partita non valido «{text}»: scrivi un numero intero da {min} a {max}, oppure -1 o -2.",
   "error.deal-missing": "La partita {number} non esiste: il numero di una partita va da {min} a {max}, oppure è -1 o -2.",
+  "error.deal-range": "Intervallo non valido «{text}»: la prima partita non può venire dopo l'ultima.",
   "error.move-syntax": "Mossa non valida «{move}»: scrivi l'origine (colonna 1-8, cella libera a-d) e poi la destinazione (colonna, cella libera o h), per esempio «1a», «36» o «36v3».",
   "error.move-places": "Mossa non valida «{move}»: una mossa va da una colonna 1-8 o da una cella libera a-d a una colonna, una cella libera o le fondazioni h.",
   "error.move-same-place": "Mossa non valida «{move}»: una mossa richiede due posti diversi.",
@@ -118,6 +119,7 @@ export default {
   "error.no-place": "Mossa non valida «{move}»: il posto «{place}» non esiste.",
   "error.same-place": "La carta è già lì.",
   "error.card-invalid": "Carta non valida «{text}».",
+  "error.card-values": "Non esiste una carta di valore {rank} e seme {suit}: i valori vanno da 1 a 13, i semi da 0 a 3.",
   "error.card-not-in-cascade": "{card} non è nella colonna {cascade}.",
   "error.bottom-card-only-foundations": "Mossa non consentita «{move}»: solo l'ultima carta della colonna {cascade} può andare sulle fondazioni, e {card} ha carte sotto di sé: {below}.",
   "error.bottom-card-only-freecell": "Mossa non consentita «{move}»: solo l'ultima carta della colonna {cascade} può andare in una cella libera, e {card} ha carte sotto di sé: {below}.",

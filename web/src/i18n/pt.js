@@ -97,6 +97,7 @@ export default {
 
   "error.deal-number": "Número de jogo inválido “{text}”: digite um número inteiro de {min} a {max}, ou -1 ou -2.",
   "error.deal-missing": "Não existe o jogo {number}: o número de um jogo vai de {min} a {max}, ou é -1 ou -2.",
+  "error.deal-range": "Intervalo inválido “{text}”: o primeiro jogo não pode vir depois do último.",
   "error.move-syntax": "Jogada inválida “{move}”: escreva a origem (coluna 1-8, célula livre a-d) e depois o destino (coluna, célula livre ou h), por exemplo “1a”, “36” ou “36v3”.",
   "error.move-places": "Jogada inválida “{move}”: uma jogada vai de uma coluna 1-8 ou de uma célula livre a-d para uma coluna, uma célula livre ou as fundações h.",
   "error.move-same-place": "Jogada inválida “{move}”: uma jogada precisa de dois lugares diferentes.",
@@ -118,6 +119,7 @@ export default {
   "error.no-place": "Jogada inválida “{move}”: não existe o lugar “{place}”.",
   "error.same-place": "A carta já está aí.",
   "error.card-invalid": "Carta inválida “{text}”.",
+  "error.card-values": "Não há carta de valor {rank} e naipe {suit}: os valores vão de 1 a 13, os naipes de 0 a 3.",
   "error.card-not-in-cascade": "{card} não está na coluna {cascade}.",
   "error.bottom-card-only-foundations": "Jogada ilegal “{move}”: só a última carta da coluna {cascade} pode ir para as fundações, e {card} tem cartas abaixo dela: {below}.",
   "error.bottom-card-only-freecell": "Jogada ilegal “{move}”: só a última carta da coluna {cascade} pode ir para uma célula livre, e {card} tem cartas abaixo dela: {below}.",

@@ -94,6 +94,7 @@ export default {
 
   "error.deal-number": "牌局編號「{text}」無效：請輸入 {min} 到 {max} 的整數，或 -1、-2。",
   "error.deal-missing": "沒有第 {number} 局：牌局編號是 {min} 到 {max} 的整數，或 -1、-2。",
+  "error.deal-range": "無效的範圍「{text}」：第一局不能在最後一局之後。",
   "error.move-syntax": "無效的走法「{move}」：先寫起點（牌疊 1-8、空當 a-d），再寫終點（牌疊、空當或 h），例如「1a」、「36」或「36v3」。",
   "error.move-places": "無效的走法「{move}」：走法是從牌疊 1-8 或空當 a-d，到牌疊、空當或收牌區 h。",
   "error.move-same-place": "無效的走法「{move}」：走法需要兩個不同的位置。",
@@ -115,6 +116,7 @@ export default {
   "error.no-place": "無效的走法「{move}」：沒有「{place}」這個位置。",
   "error.same-place": "這張牌已經在那裡了。",
   "error.card-invalid": "無效的牌「{text}」。",
+  "error.card-values": "沒有點數 {rank}、花色 {suit} 的牌：點數為 1 到 13，花色為 0 到 3。",
   "error.card-not-in-cascade": "{card} 不在第 {cascade} 疊。",
   "error.bottom-card-only-foundations": "不能這樣走「{move}」：只有第 {cascade} 疊最下面的牌能進收牌區，而 {card} 下面還有 {below} 張牌。",
   "error.bottom-card-only-freecell": "不能這樣走「{move}」：只有第 {cascade} 疊最下面的牌能放進空當，而 {card} 下面還有 {below} 張牌。",

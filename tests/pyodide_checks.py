@@ -1,0 +1,46 @@
+"""Checks that tests/test_pyodide.py runs inside Pyodide (tests/pyodide_run.mjs); prints JSON.
+
+Not a test module of its own: it runs in Pyodide's Python with the built wheel installed, reads
+fc-solve's solution of deal 617 from /tmp/inputs/, and prints one line of JSON.
+"""
+
+import doctest
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import freecell
+import freecell._cards
+import freecell._deal
+import freecell._errors
+import freecell._game
+import freecell._replay
+import freecell._web
+from freecell import Game, format_boards
+
+MODULES = (
+    freecell,
+    freecell._cards,
+    freecell._deal,
+    freecell._errors,
+    freecell._game,
+    freecell._replay,
+    freecell._web,
+)
+
+digest = hashlib.sha256()
+for board in format_boards(range(1, 32001)):
+    digest.update(board.encode())
+failed = sum(doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed for module in MODULES)
+game = Game.from_deal_number(617)
+solution = Path("/tmp/inputs/617.txt")  # noqa: S108 - Pyodide's own file system
+for token in freecell._replay.move_words(solution.read_text().splitlines()):
+    game.push(token)
+result = {
+    "version": list(sys.version_info[:2]),
+    "digest": digest.hexdigest(),
+    "doctest_failures": failed,
+    "won": game.is_won(),
+}
+print(json.dumps(result))
