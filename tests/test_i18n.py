@@ -10,21 +10,27 @@ reports are keyed "error.<code>" for every code in freecell._web.ERROR_CODES; En
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable
-from pathlib import Path
+import string
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 
-from freecell import CARD_CODES, Game, deal
-from freecell._web import ERROR_CODES
+from freecell._errors import ERROR_CODES, MESSAGES
+from helpers import (
+    PHONE_OPTIONS,
+    WEB,
+    ContextFactory,
+    boot,
+    columns_of,
+    engine_after,
+    js_object,
+    shown_columns,
+    solution,
+)
 
-ROOT = Path(__file__).resolve().parent.parent
-WEB = ROOT / "web" / "src"
 CATALOGUES = WEB / "i18n"
 LANGUAGES = ["en", "pt", "es", "it", "ru", "zh-Hant"]
 TAGS = {"en": "en", "pt": "pt-BR", "es": "es", "it": "it", "ru": "ru", "zh-Hant": "zh-Hant"}
@@ -44,9 +50,6 @@ PLURAL_FORMS = {
     "ru": {"one", "few", "many", "other"},
     "zh-Hant": {"other"},
 }
-BOOT_MS = 60_000
-PHONE = {"width": 360, "height": 740}
-ContextFactory = Callable[..., BrowserContext]
 
 USE_IN_JS = re.compile(r"""\b(?:t|list|fill)\((?:\s*\w+,)?\s*"([a-z0-9.-]+)"\s*[,)]""")
 USE_IN_HTML = re.compile(r"""\bdata-i18n(?:-[a-z-]+)?="([a-z0-9.-]+)\"""")
@@ -55,10 +58,7 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 def catalogue(code: str) -> dict[str, Any]:
     """Read a language's catalogue: the JSON object after `export default`."""
-    text = (CATALOGUES / f"{code}.js").read_text(encoding="utf-8")
-    body = text[text.index("export default ") + len("export default ") :].strip()
-    value: dict[str, Any] = json.loads(body.removesuffix(";"))
-    return value
+    return js_object(CATALOGUES / f"{code}.js")
 
 
 def used_keys() -> set[str]:
@@ -118,14 +118,16 @@ class TestCatalogues:
                 assert ours == theirs, key
 
     def test_error_placeholders_are_python_params(self) -> None:
-        """Each error text's placeholders are among the params its code comes with."""
-        params = {
-            "move", "text", "min", "max", "number", "cascade", "cell", "card", "need", "onto",
-            "target", "cards", "count", "cells", "cascades", "place", "below", "index", "reason",
-        }  # fmt: skip
+        """Each error text's placeholders are among the params of its code's English message."""
         for code in LANGUAGES[1:]:
             for key, value in catalogue(code).items():
                 if key.startswith("error."):
+                    english = MESSAGES[key.removeprefix("error.")]
+                    params = {
+                        re.split(r"[.\[]", name)[0]
+                        for _, name, _, _ in string.Formatter().parse(english)
+                        if name
+                    }
                     found = {p for text in texts(value) for p in PLACEHOLDER.findall(text)}
                     assert found <= params, (code, key, found - params)
 
@@ -181,25 +183,9 @@ ILLEGAL_2H = {
 }
 
 
-def boot(page: Page, url: str) -> None:
-    """Open `url`, wait for Python and for a game on the board."""
-    page.goto(url)
-    expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-    page.wait_for_selector("#board[data-moves]")
-
-
 def query(page: Page) -> dict[str, list[str]]:
     """Return the page URL's query parameters."""
     return parse_qs(urlsplit(page.url).query)
-
-
-def table_codes(page: Page) -> list[list[str]]:
-    """Return the card codes in each cascade."""
-    value: list[list[str]] = page.evaluate(
-        """() => Array.from(document.querySelectorAll("#board [data-column]"),
-            (c) => Array.from(c.querySelectorAll("[data-card]"), (e) => e.dataset.card))"""
-    )
-    return value
 
 
 def expect_language(page: Page, code: str) -> None:
@@ -297,12 +283,12 @@ class TestPageLanguages:
             expect_language(page, "en")
             page.locator("#table [data-card='8H']").dblclick()
             expect(page.locator("#board")).to_have_attribute("data-moves", "5a,52")
-            before = table_codes(page)
+            before = shown_columns(page)
             for code in ["zh-Hant", "ru", "pt", "en", "it"]:
                 page.locator("#language").select_option(code)
                 expect_language(page, code)
                 expect(page.locator("#board")).to_have_attribute("data-moves", "5a,52")
-                assert table_codes(page) == before
+                assert shown_columns(page) == before
                 assert query(page)["deal"] == ["1"]
                 assert query(page)["moves"] == ["5a,52"]
                 assert query(page)["lang"] == [code]
@@ -336,12 +322,8 @@ class TestPageLanguages:
 
     def test_won_game_message(self, make_context: ContextFactory, site_url: str) -> None:
         """The win message and the move counter speak the language, numbers formatted."""
-        solution = (ROOT / "tests" / "data" / "solutions" / "1.txt").read_text().split()
-        moves = [w for w in solution if re.fullmatch(r"[1-8a-d][1-8a-dh](v\d+)?", w)]
-        game = Game.from_deal_number(1)
-        for move in moves:
-            game.push(move)
-        assert game.snapshot()["won"]
+        moves = solution(1)
+        assert engine_after(1, moves)["won"]
         with make_context() as context:
             page = context.new_page()
             boot(page, f"{site_url}?deal=1&moves={','.join(moves)}&lang=ru")
@@ -359,11 +341,7 @@ class TestPageLanguages:
         width: str,
     ) -> None:
         """zh-Hant and ru fit a 360 px phone and a desktop; screenshots go to test-results/."""
-        options: dict[str, Any] = (
-            {"viewport": PHONE, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
-            if width == "phone"
-            else {}
-        )
+        options: dict[str, Any] = PHONE_OPTIONS if width == "phone" else {}
         with make_context(**options) as context:
             page = context.new_page()
             boot(page, f"{site_url}?deal=617&moves=8a&lang={code}")
@@ -380,4 +358,4 @@ class TestPageLanguages:
 
 def test_deal_617_first_cascade_ends_in_the_jack_of_diamonds() -> None:
     """The card the page tests name: deal 617's first cascade ends in JD."""
-    assert CARD_CODES[deal(617).columns[0][-1]] == "JD"
+    assert columns_of(617)[0][-1] == "JD"

@@ -7,24 +7,16 @@ engine's snapshot after the same moves. Every test opens the page at the link it
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from playwright.sync_api import BrowserContext, Locator, Page, ViewportSize, expect
+from playwright.sync_api import BrowserContext, Locator, Page, expect
 
-from freecell import Game
+from helpers import PHONE_OPTIONS, ContextFactory, blur, boot, engine_after, solution
 
 pytestmark = pytest.mark.browser
-
-BOOT_MS = 60_000
-"""How long the first load may take: Pyodide downloads and starts Python."""
-PHONE: ViewportSize = {"width": 360, "height": 740}
-SOLUTIONS = Path(__file__).parent / "data" / "solutions"
-ContextFactory = Callable[..., BrowserContext]
-"""conftest's `make_context`: opens a watched browser context, for a `with` block."""
 
 TABLE_JS = """() => ({
     cascades: Array.from(document.querySelectorAll("#board [data-column]"),
@@ -39,19 +31,9 @@ TABLE_JS = """() => ({
 # --- helpers ------------------------------------------------------------------------------------
 
 
-def solution(number: int) -> list[str]:
-    """Return the committed fc-solve solution of a deal as move tokens, first move first."""
-    lines = (SOLUTIONS / f"{number}.txt").read_text().splitlines()
-    words = [w for line in lines for w in line.split()]
-    return [w for w in words if re.fullmatch(r"[1-8a-d][1-8a-dh](v\d+)?", w)]
-
-
 def engine_table(number: int, moves: list[str]) -> dict[str, Any]:
     """Return what the engine says the table holds after `moves` from deal `number`."""
-    game = Game.from_deal_number(number)
-    for move in moves:
-        game.push(move)
-    snap = game.snapshot()
+    snap = engine_after(number, moves)
     return {
         "cascades": snap["cascades"],
         "freecells": snap["freecells"],
@@ -73,13 +55,6 @@ def shown_moves(page: Page) -> list[str]:
 def url_moves(page: Page) -> str:
     """Return the `moves` parameter of the page's URL ('' when there is none)."""
     return parse_qs(urlsplit(page.url).query).get("moves", [""])[0]
-
-
-def boot(page: Page, url: str) -> None:
-    """Open `url`, wait until Python has started and a game is on the board."""
-    page.goto(url)
-    expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-    page.wait_for_selector("#board[data-moves]")
 
 
 def open_game(page: Page, site_url: str, number: int, moves: list[str] | None = None) -> None:
@@ -109,11 +84,6 @@ def set_auto(page: Page, on: bool) -> None:
     if box.is_checked() != on:
         box.click()
     expect(box).to_be_checked(checked=on)
-
-
-def blur(page: Page) -> None:
-    """Move focus out of any control, so that keys go to the page's shortcuts."""
-    page.evaluate("() => document.activeElement?.blur()")
 
 
 def center(locator: Locator) -> tuple[float, float]:
@@ -311,6 +281,20 @@ class TestUndoRedo:
         expect_moves(page, ["5a", "5b", "5c"])
         assert shown_table(page) == engine_table(1, ["5a", "5b", "5c"])
 
+    def test_a_move_home_by_hand_stays_one_move(self, page: Page, site_url: str) -> None:
+        """A card sent home by hand with auto-move off is undone alone after turning it on."""
+        open_game(page, site_url, 1)
+        set_auto(page, False)
+        blur(page)
+        for move in ["5a", "5b", "5c", "5d", "5h"]:
+            page.keyboard.press(move[0])
+            page.keyboard.press(move[1])
+        expect_moves(page, ["5a", "5b", "5c", "5d", "5h"])
+        set_auto(page, True)
+        page.locator("[data-action=undo]").click()
+        expect_moves(page, ["5a", "5b", "5c", "5d"])
+        assert shown_table(page) == engine_table(1, ["5a", "5b", "5c", "5d"])
+
     def test_restart(self, page: Page, site_url: str) -> None:
         """Restart shows the deal again; Redo replays the moves, so nothing is lost."""
         open_game(page, site_url, 1, ["5a", "5b"])
@@ -345,8 +329,7 @@ class TestLinks:
         open_game(page, site_url, 617, moves)
         expected = engine_table(617, moves)
         assert shown_table(page) == expected
-        page.reload()
-        page.wait_for_selector("html[data-state=ready]", timeout=BOOT_MS)
+        boot(page, page.url)  # the same address again: a reload
         expect_moves(page, moves)
         assert shown_table(page) == expected
 
@@ -422,8 +405,7 @@ class TestLook:
         ("name", "options"),
         [
             ("desktop-light", {"color_scheme": "light"}),
-            ("phone-dark", {"viewport": PHONE, "is_mobile": True, "has_touch": True,
-                            "device_scale_factor": 2, "color_scheme": "dark"}),
+            ("phone-dark", {**PHONE_OPTIONS, "color_scheme": "dark"}),
         ],
     )  # fmt: skip
     def test_mid_game(
@@ -458,8 +440,7 @@ class TestLook:
 class TestTouch:
     def test_touch_drag_to_a_free_cell(self, make_context: ContextFactory, site_url: str) -> None:
         """A finger dragging a cascade's bottom card onto a free cell makes that move."""
-        phone = {"width": 360, "height": 740}
-        with make_context(viewport=phone, has_touch=True, is_mobile=True) as context:
+        with make_context(**PHONE_OPTIONS) as context:
             page = context.new_page()
             boot(page, f"{site_url}?deal=1")
             cdp = context.new_cdp_session(page)

@@ -1,29 +1,32 @@
-// Renders a game (as freecell._web returns it) into the table. Only this module touches cards.
-// Everything shown comes from Python's replies and goes in through textContent and dataset;
-// names and labels are in the page's language (i18n.js), so a re-render re-says them all.
+// The table view: draws a game (as freecell._web reports it), the selection and its targets
+// from the state. Only this module touches cards. Everything shown comes from Python's replies
+// and goes in through textContent and dataset; names and labels are in the page's language
+// (i18n.js), so a re-render re-says them all.
 import { cardName, language, suitName, t } from "./i18n.js";
+import rules from "./rules.js";
+import { cardsAt, isCascade, isFreecell } from "./state.js";
 
 /** A card element: an <li> in a cascade, a <div> in a free cell or on a foundation. */
-function cardElement(card, index, tag = "li") {
+function cardElement(code, face, tag = "li") {
   const item = document.createElement(tag);
-  item.className = card.red ? "card red" : "card black";
-  item.dataset.card = card.code;
-  item.setAttribute("aria-label", cardName(card.code));
-  item.style.setProperty("--i", String(index));
+  item.className = face.red ? "card red" : "card black";
+  item.dataset.card = code;
+  item.setAttribute("aria-label", cardName(face));
+  item.style.setProperty("--i", "0");
   const corner = document.createElement("span");
   corner.className = "corner";
   corner.setAttribute("aria-hidden", "true");
   const rank = document.createElement("span");
   rank.className = "rank";
-  rank.textContent = card.rank;
+  rank.textContent = face.rank;
   const suit = document.createElement("span");
   suit.className = "suit";
-  suit.textContent = card.suit;
+  suit.textContent = face.suit;
   corner.append(rank, suit);
   const pip = document.createElement("span");
   pip.className = "pip";
   pip.setAttribute("aria-hidden", "true");
-  pip.textContent = card.suit;
+  pip.textContent = face.suit;
   item.append(corner, pip);
   return item;
 }
@@ -33,40 +36,40 @@ function cardElement(card, index, tag = "li") {
 let cascadeCards = new Map();
 let cascadeCardsLanguage = "";
 
-function cascadeCard(card) {
+function cascadeCard(code, faces) {
   if (cascadeCardsLanguage !== language()) {
     cascadeCards = new Map();
     cascadeCardsLanguage = language();
   }
-  let element = cascadeCards.get(card.code);
+  let element = cascadeCards.get(code);
   if (!element) {
-    element = cardElement(card, 0);
-    cascadeCards.set(card.code, element);
+    element = cardElement(code, faces[code]);
+    cascadeCards.set(code, element);
   }
   return element;
 }
 
-function renderCascades(board, columns) {
-  if (board.children.length !== columns.length) {
+function renderCascades(board, cascades, faces) {
+  if (board.children.length !== cascades.length) {
     board.replaceChildren(
-      ...columns.map((_, index) => {
+      ...cascades.map((_, index) => {
         const column = document.createElement("ol");
         column.className = "cascade";
-        column.dataset.column = String(index + 1);
+        column.dataset.column = rules.cascades[index];
         column.tabIndex = 0;
         return column;
       }),
     );
   }
-  columns.forEach((cards, index) => {
+  cascades.forEach((codes, index) => {
     const column = board.children[index];
     column.setAttribute(
       "aria-label",
-      t("board.cascade", { column: String(index + 1), count: cards.length }),
+      t("board.cascade", { column: rules.cascades[index], count: codes.length }),
     );
-    column.style.setProperty("--n", String(Math.max(cards.length, 1)));
-    const elements = cards.map((card, i) => {
-      const element = cascadeCard(card);
+    column.style.setProperty("--n", String(Math.max(codes.length, 1)));
+    const elements = codes.map((code, i) => {
+      const element = cascadeCard(code, faces);
       if (element.style.getPropertyValue("--i") !== String(i)) {
         element.style.setProperty("--i", String(i));
       }
@@ -79,32 +82,30 @@ function renderCascades(board, columns) {
   });
 }
 
-/**
- * Show a game: the cascades, the free cells, the foundations' top cards.
- * `faces` maps a card code to its face ({code, name, rank, suit, red}).
- */
-export function renderGame(table, game, faces) {
+/** Draw a game's cascades, free cells and foundations' top cards. */
+function renderGame(table, game, faces) {
   const board = table.querySelector("#board");
-  renderCascades(
-    board,
-    game.cascades.map((codes) => codes.map((code) => faces[code])),
-  );
+  renderCascades(board, game.cascades, faces);
   table.querySelectorAll("[data-freecell]").forEach((slot, index) => {
     const code = game.freecells[index];
-    const place = t("board.freecell", { cell: "ABCD"[index] });
-    slot.replaceChildren(...(code ? [cardElement(faces[code], 0, "div")] : []));
+    const place = t("board.freecell", { cell: rules.freecells[index].toUpperCase() });
+    slot.replaceChildren(...(code ? [cardElement(code, faces[code], "div")] : []));
     slot.setAttribute(
       "aria-label",
-      code ? t("board.holds", { place, card: cardName(code) }) : t("board.empty", { place }),
+      code
+        ? t("board.holds", { place, card: cardName(faces[code]) })
+        : t("board.empty", { place }),
     );
   });
   table.querySelectorAll("[data-foundation]").forEach((slot, index) => {
     const code = game.foundations[index];
     const place = t("board.foundation", { suit: suitName(index) });
-    slot.replaceChildren(...(code ? [cardElement(faces[code], 0, "div")] : []));
+    slot.replaceChildren(...(code ? [cardElement(code, faces[code], "div")] : []));
     slot.setAttribute(
       "aria-label",
-      code ? t("board.up-to", { place, card: cardName(code) }) : t("board.empty", { place }),
+      code
+        ? t("board.up-to", { place, card: cardName(faces[code]) })
+        : t("board.empty", { place }),
     );
   });
   board.dataset.moves = game.moves.join(",");
@@ -116,22 +117,22 @@ export function placeOf(element) {
   const column = element?.closest?.("[data-column]");
   if (column) return column.dataset.column;
   const cell = element?.closest?.("[data-freecell]");
-  if (cell) return "abcd"[Number(cell.dataset.freecell)];
-  if (element?.closest?.("[data-foundation], .foundations")) return "h";
+  if (cell) return rules.freecells[Number(cell.dataset.freecell)];
+  if (element?.closest?.("[data-foundation], .foundations")) return rules.foundation;
   return null;
 }
 
 /** Return the element that stands for a place (a cascade, a free cell, the foundations). */
-export function placeElement(table, place) {
-  if ("12345678".includes(place)) return table.querySelector(`[data-column="${place}"]`);
-  if ("abcd".includes(place)) {
-    return table.querySelector(`[data-freecell="${"abcd".indexOf(place)}"]`);
+function placeElement(table, place) {
+  if (isCascade(place)) return table.querySelector(`[data-column="${place}"]`);
+  if (isFreecell(place)) {
+    return table.querySelector(`[data-freecell="${rules.freecells.indexOf(place)}"]`);
   }
   return table.querySelector(".foundations");
 }
 
 /** Mark a selection: the chosen card and the cards below it in its cascade; null clears it. */
-export function showSelection(table, selection) {
+function renderSelection(table, game, selection) {
   for (const element of table.querySelectorAll("[aria-current], [data-selected]")) {
     element.removeAttribute("aria-current");
     delete element.dataset.selected;
@@ -140,18 +141,25 @@ export function showSelection(table, selection) {
   const place = placeElement(table, selection.place);
   if (!place) return;
   place.dataset.selected = "true";
-  const cards = [...place.querySelectorAll("[data-card]")];
-  const from = selection.card ? cards.findIndex((c) => c.dataset.card === selection.card) : -1;
-  for (const card of cards.slice(from >= 0 ? from : cards.length - 1)) {
-    card.setAttribute("aria-current", "true");
+  const codes = cardsAt(game, selection.place);
+  const from = selection.card ? codes.indexOf(selection.card) : -1;
+  for (const code of codes.slice(from >= 0 ? from : codes.length - 1)) {
+    place.querySelector(`[data-card="${code}"]`)?.setAttribute("aria-current", "true");
   }
 }
 
-/** Mark the places a selection could go to (from targets()); an empty list clears them. */
-export function showTargets(table, places) {
+/** Mark the places a selection could go to; an empty list clears them. */
+function renderTargets(table, places) {
   for (const element of table.querySelectorAll("[data-target]")) delete element.dataset.target;
   for (const place of places) {
     const element = placeElement(table, place);
     if (element) element.dataset.target = "true";
   }
+}
+
+/** Draw the table from a state: a game (the state's own, or one of its steps), selection, targets. */
+export function renderTable(table, state, game = state.game) {
+  renderGame(table, game, state.faces);
+  renderSelection(table, game, game === state.game ? state.selection : null);
+  renderTargets(table, game === state.game ? state.targets : []);
 }

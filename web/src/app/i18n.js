@@ -23,9 +23,6 @@ const CATALOGUES = {
   "zh-Hant": async () => (await import("../i18n/zh-Hant.js")).default,
 };
 
-const RANKS = "A23456789TJQK";
-const SUITS = "CDHS";
-const SUIT_SYMBOLS = "♣♦♥♠";
 /** Codes whose numbers are deal numbers: written in plain digits, as they are typed. */
 const PLAIN_NUMBERS = new Set(["deal-number", "deal-missing"]);
 const CARD_PARAMS = new Set(["card", "need", "onto"]);
@@ -113,33 +110,28 @@ export function fill(element, key, nodes) {
   );
 }
 
-/** Format a number for the language: 8589934591 is "8,589,934,591" in English. */
+/** Format a number for the language: 1234567 is "1,234,567" in English. */
 export function formatNumber(value) {
   return numbers.format(value);
 }
 
-function rankOf(cardCode) {
-  return RANKS.indexOf(cardCode[0].toUpperCase());
+/** A card's full name in the language, from its face (freecell._web): "Jack of Diamonds". */
+export function cardName(face) {
+  return t("card.name", {
+    rank: list("card.ranks")[face.rank_index],
+    suit: list("card.suits")[face.suit_index],
+  });
 }
 
-function suitOf(cardCode) {
-  return SUITS.indexOf(cardCode[1].toUpperCase());
+/** A card's short label, as its corner shows it: "J♦", "10♦". */
+export function cardLabel(face) {
+  return face.rank + face.suit;
 }
 
-/** A card's full name in the language, from its code: "JD" is "Jack of Diamonds". */
-export function cardName(cardCode) {
-  const rank = rankOf(cardCode);
-  const suit = suitOf(cardCode);
-  if (rank < 0 || suit < 0) return String(cardCode);
-  return t("card.name", { rank: list("card.ranks")[rank], suit: list("card.suits")[suit] });
-}
-
-/** A card's short label, as its corner shows it: "JD" is "J♦", "TD" is "10♦". */
-export function cardLabel(cardCode) {
-  const rank = rankOf(cardCode);
-  const suit = suitOf(cardCode);
-  if (rank < 0 || suit < 0) return String(cardCode);
-  return (rank === 9 ? "10" : RANKS[rank]) + SUIT_SYMBOLS[suit];
+/** The label of a card code, with the faces from Python; the code itself if there is no face. */
+function labelOf(code, faces) {
+  const face = faces?.[code];
+  return face ? cardLabel(face) : String(code);
 }
 
 /** The name of a suit (0 clubs, 1 diamonds, 2 hearts, 3 spades), as the card names use it. */
@@ -147,16 +139,18 @@ export function suitName(index) {
   return list("card.suits")[index];
 }
 
-function errorParams(errorCode, params) {
+function errorParams(errorCode, params, faces) {
   const out = {};
   for (const [name, value] of Object.entries(params ?? {})) {
     if (name === "reason") {
-      const reason = describe(value);
+      const reason = describe(value, faces);
       if (reason === null) return null;
       // it follows a colon: "… was not played: illegal move …"
       out.reason = reason.charAt(0).toLocaleLowerCase(LANGUAGES[code].tag) + reason.slice(1);
-    } else if (CARD_PARAMS.has(name)) out[name] = cardLabel(String(value));
-    else if (name === "cards" && Array.isArray(value)) out[name] = value.map(cardLabel).join(" ");
+    } else if (CARD_PARAMS.has(name)) out[name] = labelOf(value, faces);
+    else if (name === "cards" && Array.isArray(value)) {
+      out[name] = value.map((code) => labelOf(code, faces)).join(" ");
+    }
     else if (name === "cell") out[name] = String(value).toUpperCase();
     else if (typeof value === "number" && PLAIN_NUMBERS.has(errorCode)) out[name] = String(value);
     else out[name] = value;
@@ -165,18 +159,19 @@ function errorParams(errorCode, params) {
 }
 
 /** Say a coded error ({code, params}) in the language, or return null if it cannot. */
-function describe(error) {
+function describe(error, faces) {
   const key = `error.${error?.code}`;
   if (!error?.code || !Object.hasOwn(catalogue, key)) return null;
-  const params = errorParams(error.code, error.params);
+  const params = errorParams(error.code, error.params, faces);
   return params === null ? null : t(key, params);
 }
 
 /**
- * Say a message from Python: `english` is its own text, {code, params} the same as data.
- * English, and anything the catalogue has no words for, is Python's text as it is.
+ * Say a message from Python: `english` is its own text, {code, params} the same as data, and
+ * `faces` the cards' faces for naming the cards it mentions. English, and anything the
+ * catalogue has no words for, is Python's text as it is.
  */
-export function fromPython(english, coded) {
+export function fromPython(english, coded, faces) {
   if (code === "en") return english;
-  return describe(coded) ?? english;
+  return describe(coded, faces) ?? english;
 }

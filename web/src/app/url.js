@@ -1,66 +1,48 @@
-// The game lives in the URL: ?deal=617&moves=5a,5b,2h,36v3 (every move made, automatic ones
-// included, in fc-solve's standard notation). The page only reads text from it and hands that
-// to Python; nothing from the URL is ever inserted as HTML.
+// The game lives in the URL: ?deal=617&moves=5a,5b,2h,36v3&lang=pt (every move made, automatic
+// ones included, in fc-solve's standard notation; the language when one was chosen). The page
+// only reads text from it and hands that to Python; nothing from the URL is inserted as HTML.
+import { MOVE } from "./state.js";
 
-/** Return what the URL asks for: {kind: "none"} | {kind: "one", text, moves} | {kind: "many"}. */
-export function readDeal(search = location.search) {
+/**
+ * What the URL asks for: {deal, moves, language}, where deal is {kind: "none"},
+ * {kind: "one", text} or {kind: "many"}, moves the comma-joined `moves` values and language
+ * the `lang` value or null.
+ */
+export function readUrl(search = location.search) {
   const params = new URLSearchParams(search);
-  const values = params.getAll("deal");
-  if (values.length === 0) return { kind: "none" };
-  if (values.length > 1) return { kind: "many" };
-  return { kind: "one", text: values[0], moves: params.getAll("moves").join(",") };
+  const deals = params.getAll("deal");
+  let deal = { kind: "none" };
+  if (deals.length === 1) deal = { kind: "one", text: deals[0] };
+  else if (deals.length > 1) deal = { kind: "many" };
+  return { deal, moves: params.getAll("moves").join(","), language: params.get("lang") };
 }
 
 /**
- * Point the URL at a game: a new history entry, or the current one replaced.
- * The moves go in as they are (their characters need no escaping), so commas stay commas.
+ * Point the URL at what the state shows: the deal and its moves, then the language if one was
+ * chosen, then any other parameters as they were. `replace` replaces the history entry instead
+ * of adding one. Before a deal is shown, the URL's own deal and moves stay as they are. The
+ * moves go in as they are (their characters need no escaping), so commas stay commas.
  */
-export function writeGame(number, moves, { replace = false } = {}) {
-  const url = new URL(location.href);
-  const others = new URLSearchParams(url.search);
-  others.delete("deal");
-  others.delete("moves");
-  const rest = others.toString();
-  const tokens = moves.filter((move) => /^[1-8a-d][1-8a-dh](v[0-9]{1,2})?$/.test(move));
-  url.search =
-    `deal=${encodeURIComponent(String(number))}` +
-    (tokens.length ? `&moves=${tokens.join(",")}` : "") +
-    (rest ? `&${rest}` : "");
-  if (url.href === location.href) return;
-  const state = { deal: number, moves: tokens.length };
-  if (replace) history.replaceState(state, "", url);
-  else history.pushState(state, "", url);
-}
-
-/** Return the ?lang= value of the URL, or null. */
-export function readLanguage(search = location.search) {
-  return new URLSearchParams(search).get("lang");
-}
-
-/**
- * Put the page's language in the URL (or take it out, for null), in place: shared links keep
- * it. It goes after deal and moves, which stay first.
- */
-export function writeLanguage(code) {
+export function writeUrl(state, { replace = true } = {}) {
   const url = new URL(location.href);
   const params = new URLSearchParams(url.search);
-  params.delete("lang");
-  if (code) params.append("lang", code);
-  const deal = params.getAll("deal");
-  const moves = params.getAll("moves");
-  params.delete("deal");
-  params.delete("moves");
-  const parts = [
-    ...deal.map((value) => `deal=${encodeURIComponent(value)}`),
-    ...moves.map((value) => `moves=${value.split(",").map(encodeURIComponent).join(",")}`),
-  ];
+  const parts = [];
+  if (state.deal === null) {
+    for (const value of params.getAll("deal")) parts.push(`deal=${encodeURIComponent(value)}`);
+    for (const value of params.getAll("moves")) {
+      parts.push(`moves=${value.split(",").map(encodeURIComponent).join(",")}`);
+    }
+  } else {
+    parts.push(`deal=${encodeURIComponent(String(state.deal))}`);
+    const moves = (state.game?.moves ?? []).filter((move) => MOVE.test(move));
+    if (moves.length) parts.push(`moves=${moves.join(",")}`);
+  }
+  if (state.languageChosen) parts.push(`lang=${encodeURIComponent(state.language)}`);
+  for (const name of ["deal", "moves", "lang"]) params.delete(name);
   const rest = params.toString();
   url.search = [...parts, ...(rest ? [rest] : [])].join("&");
-  if (url.href !== location.href) history.replaceState(history.state, "", url);
-}
-
-/** A random deal among Windows FreeCell's million. */
-export function randomDeal() {
-  const [value] = crypto.getRandomValues(new Uint32Array(1));
-  return (value % 1_000_000) + 1;
+  if (url.href === location.href) return;
+  const entry = { deal: state.deal, moves: state.game?.moves.length ?? 0 };
+  if (replace) history.replaceState(entry, "", url);
+  else history.pushState(entry, "", url);
 }

@@ -1,0 +1,47 @@
+"""The facts the page shares with the library are the library's own (web/src/app/rules.js)."""
+
+import re
+
+from freecell import (
+    CASCADES,
+    FOUNDATION,
+    FREECELLS,
+    MAX_DEAL,
+    MICROSOFT_DEALS,
+    MIN_DEAL,
+    MOVE_PATTERN,
+    SPECIAL_DEALS,
+)
+from helpers import WEB, js_object
+
+RULES = js_object(WEB / "app" / "rules.js")
+
+
+class TestRules:
+    def test_places(self) -> None:
+        """The page names cascades, free cells and the foundations as the notation does."""
+        assert (RULES["cascades"], RULES["freecells"], RULES["foundation"]) == (
+            CASCADES,
+            FREECELLS,
+            FOUNDATION,
+        )
+
+    def test_move_syntax(self) -> None:
+        """The page's move syntax is the library's pattern."""
+        assert RULES["move"] == MOVE_PATTERN
+
+    def test_deal_numbers(self) -> None:
+        """The page's deal range, special deals and random deals are the library's."""
+        assert (RULES["min_deal"], RULES["max_deal"]) == (MIN_DEAL, MAX_DEAL)
+        assert tuple(RULES["special_deals"]) == SPECIAL_DEALS
+        assert range(1, RULES["random_deals"] + 1) == MICROSOFT_DEALS
+
+    def test_no_other_module_spells_them(self) -> None:
+        """No other page module writes a place list, the move syntax or the deal range again."""
+        spelled = re.compile(r"12345678|\"abcd\"|'abcd'|8589934591|\[1-8a-d\]|1_?000_?000")
+        offenders = [
+            path.name
+            for path in sorted((WEB / "app").glob("*.js"))
+            if path.name != "rules.js" and spelled.search(path.read_text())
+        ]
+        assert offenders == []

@@ -1,0 +1,122 @@
+// Input: clicks, double clicks and keys, turned into the player's actions (play.js). Drags are
+// drag.js's. Returns a function that unbinds everything.
+import { placeOf } from "./board.js";
+import rules from "./rules.js";
+
+const KEYS = { n: "next", p: "prev", r: "random", l: "copy-link", t: "copy-text", "?": "help" };
+const PLACE_KEYS = rules.cascades + rules.freecells + rules.foundation;
+
+function inField(event) {
+  return event.target.closest("input:not([type=checkbox]), textarea, select, [contenteditable]");
+}
+
+/** Bind the page's controls and keys to `actions` (play.js's, plus help and retry). */
+export function bindInput(dom, actions, drag) {
+  const buttons = {
+    prev: () => actions.step(-1),
+    next: () => actions.step(1),
+    "play-next": () => actions.step(1),
+    random: actions.random,
+    "copy-link": actions.copyLink,
+    "copy-text": actions.copyText,
+    help: () => toggleHelp(),
+    retry: actions.retry,
+    undo: actions.undo,
+    redo: actions.redo,
+    restart: actions.restart,
+  };
+
+  function toggleHelp(open = dom.help.hidden) {
+    dom.help.hidden = !open;
+    dom.helpButton.setAttribute("aria-expanded", String(open));
+  }
+
+  function onTableClick(event) {
+    if (drag.justDropped()) return;
+    const place = placeOf(event.target);
+    if (!place) return;
+    const card = event.target.closest("[data-card]");
+    actions.choose(place, card && place !== rules.foundation ? card.dataset.card : null);
+  }
+
+  function onDoubleClick(event) {
+    const card = event.target.closest("[data-card]");
+    if (!card || placeOf(card) === rules.foundation) return;
+    event.preventDefault();
+    actions.playCard(card.dataset.card);
+  }
+
+  function onClick(event) {
+    const button = event.target.closest("[data-action]");
+    if (button) buttons[button.dataset.action]?.();
+  }
+
+  function onKey(event) {
+    const key = event.key.toLowerCase();
+    if ((event.ctrlKey || event.metaKey) && !event.altKey && !inField(event)) {
+      if (key === "z" && !event.shiftKey) {
+        event.preventDefault();
+        actions.undo();
+      } else if (key === "y" || (key === "z" && event.shiftKey)) {
+        event.preventDefault();
+        actions.redo();
+      }
+      return;
+    }
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === "Escape") {
+      if (!dom.help.hidden) {
+        toggleHelp(false);
+        dom.helpButton.focus();
+      } else actions.cancel();
+      return;
+    }
+    if (inField(event)) return;
+    if (
+      (event.key === "Enter" || event.key === " ") &&
+      event.target.matches("[data-column], [data-freecell], .foundations")
+    ) {
+      event.preventDefault();
+      actions.choose(placeOf(event.target), null, "best");
+      return;
+    }
+    if (event.key === "/") {
+      event.preventDefault();
+      dom.dealField.focus();
+      dom.dealField.select();
+      return;
+    }
+    if (key.length === 1 && PLACE_KEYS.includes(key)) {
+      event.preventDefault();
+      actions.choose(key, null, "best");
+      return;
+    }
+    const action = KEYS[event.key] ?? KEYS[key];
+    if (action) {
+      event.preventDefault();
+      buttons[action]();
+    }
+  }
+
+  function onSubmit(event) {
+    event.preventDefault();
+    actions.open(dom.dealField.value);
+  }
+
+  function onAuto() {
+    actions.setAuto(dom.auto.checked);
+  }
+
+  const bindings = [
+    [dom.table, "click", onTableClick],
+    [dom.table, "dblclick", onDoubleClick],
+    [document, "click", onClick],
+    [document, "keydown", onKey],
+    [dom.form, "submit", onSubmit],
+    [dom.auto, "change", onAuto],
+  ];
+  for (const [target, type, listener] of bindings) target.addEventListener(type, listener);
+  return () => {
+    for (const [target, type, listener] of bindings) target.removeEventListener(type, listener);
+  };
+}

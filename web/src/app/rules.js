@@ -1,0 +1,13 @@
+// The facts of the game that the page needs, each as freecell (Python) defines it: the places
+// of the notation, a move's syntax, the deal numbers. tests/test_rules.py checks every value
+// against the library's own constants; keep this a plain JSON object for that.
+export default {
+  "cascades": "12345678",
+  "freecells": "abcd",
+  "foundation": "h",
+  "move": "([1-8a-d])([1-8a-dh])(?:v([0-9]{1,2}))?",
+  "min_deal": 1,
+  "max_deal": 8589934591,
+  "special_deals": [-1, -2],
+  "random_deals": 1000000
+};

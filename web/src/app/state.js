@@ -1,0 +1,44 @@
+// The page's state: one plain object, no DOM. Modules read it and change it where they own a
+// part (play.js the game, language.js the language); the views draw from it, never from the DOM.
+import rules from "./rules.js";
+
+export const MOVE = new RegExp(`^(?:${rules.move})$`);
+
+/** A new state: nothing shown yet. */
+export function createState() {
+  return {
+    deal: null, // the number of the deal on the board, null before the first one
+    text: "", // that deal's board in fc-solve's format
+    asked: "", // the text of the deal the player last asked for (typed, or a link's)
+    game: null, // the game as Python last reported it (freecell.Game.snapshot)
+    faces: null, // card code -> face, from Python once: {rank, suit, red, rank_index, suit_index}
+    selection: null, // {place, card}: the picked-up card(s), waiting for a target
+    targets: [], // the places the selection can go to
+    language: "en",
+    languageChosen: false, // chosen by a link, the menu or a stored choice: links keep it
+    auto: true, // safe automatic moves to the foundations
+    boot: "loading", // "loading", then "ready" (Python answers, the first board is out), or "error"
+  };
+}
+
+/** The cards at a place of a game: a cascade's cards, a free cell's card, or none. */
+export function cardsAt(game, place) {
+  const cascade = rules.cascades.indexOf(place);
+  if (place.length === 1 && cascade >= 0) return game.cascades[cascade];
+  const cell = rules.freecells.indexOf(place);
+  if (place.length === 1 && cell >= 0) return game.freecells[cell] ? [game.freecells[cell]] : [];
+  return [];
+}
+
+/** The card that can leave a place (a cascade's bottom card, a free cell's card), or null. */
+export function cardAt(game, place) {
+  return cardsAt(game, place).at(-1) ?? null;
+}
+
+export function isCascade(place) {
+  return place.length === 1 && rules.cascades.includes(place);
+}
+
+export function isFreecell(place) {
+  return place.length === 1 && rules.freecells.includes(place);
+}

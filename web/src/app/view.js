@@ -1,0 +1,83 @@
+// The page's view: draws everything the state says, in one place. A move's steps (the move,
+// then each automatic move) are shown one after another; the next render cuts them short, so
+// showing never holds up the next input.
+import { renderTable } from "./board.js";
+import { formatNumber, t } from "./i18n.js";
+
+const STEP_MS = 110; // the pause between a move and each automatic move after it
+
+function reducedMotion() {
+  return matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/** The view of the page's elements (see main.js): render(state, steps) draws the state. */
+export function createView(dom) {
+  let timer = 0;
+  let written = ""; // what the view last put in the deal field
+
+  function renderCounts(game) {
+    dom.movesCount.textContent = formatNumber(game.move_count);
+    dom.undo.disabled = !game.can_undo;
+    dom.redo.disabled = !game.can_redo;
+    dom.restart.disabled = !game.can_undo;
+  }
+
+  function renderWin(state) {
+    const won = Boolean(state.game?.won);
+    const already = dom.root.dataset.won === "true";
+    dom.win.hidden = !won;
+    if (!won) {
+      delete dom.root.dataset.won;
+      return;
+    }
+    dom.root.dataset.won = "true";
+    dom.winText.textContent = t("win.text", {
+      deal: String(state.game.deal),
+      count: state.game.move_count,
+    });
+    if (!already) dom.playNext.focus();
+  }
+
+  // The field shows the deal, unless the player is typing another one in it meanwhile.
+  function renderField(state) {
+    const value = String(state.deal);
+    const field = dom.dealField;
+    const typing =
+      document.activeElement === field && field.value !== written && field.value !== state.asked;
+    if (!typing && field.value !== value) field.value = value;
+    written = value;
+  }
+
+  function renderAll(state) {
+    dom.root.dataset.state = state.boot;
+    document.title =
+      state.deal === null
+        ? t("page.title")
+        : t("page.title-deal", { number: String(state.deal) });
+    if (!state.game || !state.faces) return;
+    renderTable(dom.table, state);
+    renderCounts(state.game);
+    renderWin(state);
+    renderField(state);
+  }
+
+  /** Draw the state; `steps` are games to show first, one after another. */
+  function render(state, steps = []) {
+    clearTimeout(timer);
+    // The last step is the game itself.
+    const shown = reducedMotion() ? [] : steps.slice(0, -1);
+    const next = () => {
+      const step = shown.shift();
+      if (!step) {
+        renderAll(state);
+        return;
+      }
+      renderTable(dom.table, state, step);
+      renderCounts(step);
+      timer = setTimeout(next, STEP_MS);
+    };
+    next();
+  }
+
+  return { render };
+}
