@@ -37,21 +37,14 @@ from playwright.sync_api import Browser, BrowserContext, Page, Request, sync_pla
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench_dealer import ours, pysol, time_once  # noqa: E402 - the dealer's benchmark
-from build import DIST, SiteHandler  # noqa: E402 - build.py lives at the root
+
+from build import CHROMIUM_ARGS, DIST, SiteHandler  # noqa: E402 - build.py lives at the root
 
 DOC = ROOT / "docs" / "performance.md"
 BEGIN, END = "<!-- bench_web.py: begin -->", "<!-- bench_web.py: end -->"
 SETTLE_MS = 1000  # from the page's ready state to the first of the 100 deal changes
 TARGETS = {"cold": 0.80, "repeat": 0.50, "p95": 16.0, "extra_mb": 1.0, "dealer": 8.0}
 
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 BARE_PAGE = """<!doctype html>
 <meta charset="utf-8">
 <title>bare Pyodide boot</title>
@@ -97,17 +90,10 @@ DEAL_CHANGES_SCRIPT = """async (count) => {
 }"""
 
 
-class QuietHandler(SiteHandler):
-    """The site handler, without a log line per request."""
-
-    def log_message(self, *_: object) -> None:
-        """Log nothing."""
-
-
 @contextmanager
 def serve(directory: Path) -> Iterator[str]:
     """Serve a directory on a free port; yield its URL."""
-    handler = functools.partial(QuietHandler, directory=str(directory))
+    handler = functools.partial(SiteHandler, directory=str(directory), quiet=True)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -304,7 +290,7 @@ def main() -> None:
         shutil.copytree(DIST, site)
         (site / "bench-bare.html").write_text(BARE_PAGE)
         with sync_playwright() as playwright, serve(site) as base:
-            browser = playwright.chromium.launch(executable_path=executable, args=LAUNCH_ARGS)
+            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
             figures = measure(browser, base, args.rounds)
             browser.close()
     dealer = measure_dealer(args.rounds)

@@ -11,9 +11,8 @@ import functools
 import os
 import shutil
 import threading
-from collections.abc import Callable, Iterator
-from http import HTTPStatus
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Iterator
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -24,35 +23,27 @@ from playwright.sync_api import (
     ConsoleMessage,
     Playwright,
     Request,
-    ViewportSize,
     WebError,
     expect,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
-DIST = ROOT / "dist"
+from build import CHROMIUM_ARGS, SiteHandler
+from helpers import DESKTOP, DIST, ContextFactory
+
 SUBPATH = "/nested/sub/path/"
 """Where the second server serves dist/: only relative URLs work from there."""
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 NO_CHROMIUM = (
     "No Chromium for the browser tests. Install one of: Debian's package "
     "(`sudo apt-get install chromium`), Playwright's build "
     "(`.venv/bin/python -m playwright install chromium`), or point FREECELL_CHROMIUM at a "
     "Chromium or Chrome executable."
 )
-DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 TIMEOUT_MS = 30_000
 """The default wait for one step; the first boot of the page gets its own, longer wait."""
 
-ContextFactory = Callable[..., BrowserContext]
+collect_ignore = ["pyodide_checks.py", "pyodide_snapshot_checks.py"]
+"""Scripts that run inside Pyodide (see tests/test_pyodide.py): pytest must not import them."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -100,52 +91,9 @@ def browser_type_launch_args(
 # --- the site ---------------------------------------------------------------------------------
 
 
-class SiteHandler(SimpleHTTPRequestHandler):
-    """Serve dist/ quietly, with the MIME types the page's modules and WebAssembly need.
-
-    With a `prefix`, only paths under it exist (the prefix is stripped); others are 404.
-    """
-
-    extensions_map = {  # noqa: RUF012 - http.server declares it a plain class attribute
-        **SimpleHTTPRequestHandler.extensions_map,
-        ".js": "text/javascript",
-        ".mjs": "text/javascript",
-        ".wasm": "application/wasm",
-        ".json": "application/json",
-        ".svg": "image/svg+xml",
-        ".zip": "application/zip",
-        ".whl": "application/zip",
-    }
-
-    def __init__(self, *args: Any, directory: str, prefix: str = "/") -> None:
-        self.prefix = prefix
-        super().__init__(*args, directory=directory)
-
-    def _strip_prefix(self) -> bool:
-        """Map the request path into dist/; answer 404 and return False if it is outside."""
-        if not self.path.startswith(self.prefix):
-            self.send_error(HTTPStatus.NOT_FOUND, "outside the served prefix")
-            return False
-        self.path = "/" + self.path.removeprefix(self.prefix)
-        return True
-
-    def do_GET(self) -> None:
-        """Serve a file under the prefix."""
-        if self._strip_prefix():
-            super().do_GET()
-
-    def do_HEAD(self) -> None:
-        """Answer a HEAD request for a file under the prefix."""
-        if self._strip_prefix():
-            super().do_HEAD()
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
-        """Log nothing: the tests report what matters."""
-
-
 def serve(prefix: str) -> ThreadingHTTPServer:
     """Serve dist/ under `prefix` on a free port of 127.0.0.1, from a daemon thread."""
-    handler = functools.partial(SiteHandler, directory=str(DIST), prefix=prefix)
+    handler = functools.partial(SiteHandler, directory=str(DIST), prefix=prefix, quiet=True)
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, name=f"dist{prefix}", daemon=True).start()

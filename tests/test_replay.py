@@ -2,15 +2,14 @@
 
 import io
 import re
-from pathlib import Path
 
 import pytest
 
 from freecell import VALID_DEALS_TEXT, deal
 from freecell._game import Game, Position
 from freecell._replay import move_words, replay_main
+from helpers import SOLUTIONS
 
-SOLUTIONS = Path(__file__).parent / "data" / "solutions"
 SOLVED_DEALS = sorted(
     int(p.stem) for p in SOLUTIONS.glob("*.txt") if re.fullmatch(r"-?[0-9]+", p.stem)
 )

@@ -5,26 +5,17 @@ Timings are not tested here; bench/bench_web.py measures them (docs/performance.
 
 from __future__ import annotations
 
-import json
 import re
 import zipfile
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, Request, expect
+from playwright.sync_api import Page, Request, expect
 
 from conftest import record_requests
-from freecell import CARD_CODES, deal
+from helpers import BOOT_MS, DIST, ContextFactory, boot, columns_of, manifest, shown_columns
 
 pytestmark = pytest.mark.browser
 
-ROOT_DIST = Path(__file__).resolve().parent.parent / "dist"
-BOOT_MS = 60_000
-ContextFactory = Callable[..., BrowserContext]
-BOARD_JS = """() => Array.from(document.querySelectorAll("#board [data-column]"),
-    (column) => Array.from(column.querySelectorAll("[data-card]"), (card) => card.dataset.card))"""
 ACTIVE_JS = """async () => {
     const registration = await navigator.serviceWorker.getRegistration();
     return registration?.active?.state === "activated"
@@ -32,22 +23,10 @@ ACTIVE_JS = """async () => {
 }"""
 
 
-def manifest() -> dict[str, Any]:
-    """Return dist/manifest.json."""
-    return dict(json.loads((ROOT_DIST / "manifest.json").read_text()))
-
-
-def boot(page: Page, url: str) -> None:
-    """Open `url` and wait until Python has started."""
-    page.goto(url)
-    expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-
-
 def assert_board(page: Page, number: int) -> None:
     """Assert the board shows exactly the dealer's deal `number`."""
     page.wait_for_selector(f"#board[data-deal='{number}']", timeout=BOOT_MS)
-    wanted = [[CARD_CODES[card] for card in column] for column in deal(number).columns]
-    assert page.evaluate(BOARD_JS) == wanted
+    assert shown_columns(page) == columns_of(number)
 
 
 def offline_copy_ready(page: Page) -> None:
@@ -70,8 +49,8 @@ class TestCompiledStdlib:
         """The page's stdlib is compiled (legacy `.pyc` layout) and the stock one stays too."""
         files = manifest()
         assert re.fullmatch(r"stdlib/[0-9a-f]{12}/python_stdlib\.zip", files["stdlib"])
-        assert (ROOT_DIST / "pyodide" / "python_stdlib.zip").is_file()
-        with zipfile.ZipFile(ROOT_DIST / files["stdlib"]) as stdlib:
+        assert (DIST / "pyodide" / "python_stdlib.zip").is_file()
+        with zipfile.ZipFile(DIST / files["stdlib"]) as stdlib:
             names = set(stdlib.namelist())
         for module in ("encodings/__init__", "json/__init__", "asyncio/__init__", "typing"):
             assert f"{module}.pyc" in names

@@ -7,23 +7,30 @@ first puts that page in the state it needs. Python's own dealer is the oracle fo
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol, cast
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, Route, ViewportSize, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from conftest import record_requests
-from freecell import CARD_CODES, MAX_DEAL, card_name, deal, format_deal
+from freecell import MAX_DEAL, card_name, deal, format_deal
+from helpers import (
+    BOOT_MS,
+    DESKTOP,
+    PHONE,
+    PHONE_OPTIONS,
+    ContextFactory,
+    blur,
+    boot,
+    columns_of,
+    shown_columns,
+)
 
 pytestmark = pytest.mark.browser
 
-BOOT_MS = 60_000
-"""How long the first load may take: Pyodide downloads and starts Python (3-5 s usually)."""
-PHONE: ViewportSize = {"width": 360, "height": 740}
-DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 VALID_RANGE = "1 to 8589934591"
 """Every message about a bad deal number says what is valid, and so contains this."""
 BAD_TEXT = {
@@ -40,8 +47,6 @@ BAD_QUERIES = {
     **{name: "deal=" + quote(text) for name, text in BAD_TEXT.items()},
     "repeated": "deal=1&deal=2",
 }
-ContextFactory = Callable[..., BrowserContext]
-"""conftest's `make_context`: opens a watched browser context, for a `with` block."""
 
 
 class ErrorLog(Protocol):
@@ -54,8 +59,6 @@ class ErrorLog(Protocol):
 
 RUNTIME_FILES = ["**/pyodide.asm.wasm", "**/python_stdlib.zip", "**/freecell_deals-*.whl"]
 
-BOARD_JS = """() => Array.from(document.querySelectorAll("#board [data-column]"),
-    (column) => Array.from(column.querySelectorAll("[data-card]"), (card) => card.dataset.card))"""
 WATCH_ALERT_JS = """() => {
     window.__alertObserver?.disconnect();
     window.__alertChanges = 0;
@@ -69,25 +72,9 @@ NOT_INJECTED_JS = "() => typeof window.__xss === 'undefined'"
 # --- helpers ------------------------------------------------------------------------------------
 
 
-def columns_of(number: int) -> list[list[str]]:
-    """Return the dealer's 8 columns of deal `number`, as card codes, first dealt card first."""
-    return [[CARD_CODES[card] for card in column] for column in deal(number).columns]
-
-
-def shown_columns(page: Page) -> list[list[str]]:
-    """Return the card codes of each `[data-column]` on the page, left to right, in DOM order."""
-    return cast(list[list[str]], page.evaluate(BOARD_JS))
-
-
 def deal_params(page: Page) -> list[str]:
     """Every `deal` value in the page's URL."""
     return parse_qs(urlsplit(page.url).query, keep_blank_values=True).get("deal", [])
-
-
-def boot(page: Page, url: str) -> None:
-    """Open `url` and wait until Python has started (data-state=ready)."""
-    page.goto(url)
-    expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
 
 
 def wait_for_deal(page: Page, number: int) -> None:
@@ -114,11 +101,6 @@ def show(page: Page, number: int) -> None:
 def shown_number(page: Page) -> int:
     """Return the deal number the board says it shows."""
     return int(page.locator("#board").get_attribute("data-deal") or "nan")
-
-
-def blur(page: Page) -> None:
-    """Move focus out of any control, so that keys go to the page's shortcuts."""
-    page.evaluate("() => document.activeElement?.blur()")
 
 
 def watch_alert(page: Page) -> None:
@@ -504,8 +486,7 @@ class TestServing:
 class TestLayout:
     def test_phone_width(self, make_context: ContextFactory, site_url: str) -> None:
         """At 360 px wide all 8 cascades fit: no horizontal scrolling, every column on screen."""
-        phone = make_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
-        with phone as context:
+        with make_context(**PHONE_OPTIONS) as context:
             page = context.new_page()
             boot(page, f"{site_url}?deal=617")
             assert_shows(page, 617)
@@ -524,10 +505,7 @@ class TestLayout:
         ("name", "options"),
         [
             ("desktop", {"viewport": DESKTOP}),
-            (
-                "phone",
-                {"viewport": PHONE, "is_mobile": True, "has_touch": True, "device_scale_factor": 2},
-            ),
+            ("phone", PHONE_OPTIONS),
         ],
     )
     def test_light_and_dark(

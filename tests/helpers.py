@@ -1,0 +1,86 @@
+"""What several test modules share: paths, the committed solutions, and driving the page."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, cast
+
+from playwright.sync_api import BrowserContext, Page, ViewportSize, expect
+
+from freecell import CARD_CODES, Game, deal
+from freecell._replay import move_words
+
+ROOT = Path(__file__).resolve().parent.parent
+DIST = ROOT / "dist"
+WEB = ROOT / "web" / "src"
+SOLUTIONS = ROOT / "tests" / "data" / "solutions"
+
+BOOT_MS = 60_000
+"""How long the first load may take: Pyodide downloads and starts Python (3-5 s usually)."""
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 360, "height": 740}
+PHONE_OPTIONS: dict[str, Any] = {
+    "viewport": PHONE,
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
+"""A browser context's options for a 360 px touch phone."""
+
+ContextFactory = Callable[..., BrowserContext]
+"""conftest's `make_context`: opens a watched browser context, for a `with` block."""
+
+BOARD_JS = """() => Array.from(document.querySelectorAll("#board [data-column]"),
+    (column) => Array.from(column.querySelectorAll("[data-card]"), (card) => card.dataset.card))"""
+
+
+def solution(number: int) -> list[str]:
+    """Return the committed fc-solve solution of a deal as move tokens, first move first."""
+    return list(move_words((SOLUTIONS / f"{number}.txt").read_text().splitlines()))
+
+
+def engine_after(number: int, moves: list[str]) -> dict[str, Any]:
+    """Return the engine's snapshot of deal `number` after `moves`, as plain values."""
+    game = Game.from_deal_number(number)
+    for move in moves:
+        game.push(move)
+    return dict(game.snapshot())
+
+
+def columns_of(number: int) -> list[list[str]]:
+    """Return the dealer's 8 columns of deal `number`, as card codes, first dealt card first."""
+    return [[CARD_CODES[card] for card in column] for column in deal(number).columns]
+
+
+def js_object(path: Path) -> dict[str, Any]:
+    """Read an ES module whose default export is a JSON object (catalogues, rules.js)."""
+    text = path.read_text(encoding="utf-8")
+    body = text[text.index("export default ") + len("export default ") :].strip()
+    value: dict[str, Any] = json.loads(body.removesuffix(";"))
+    return value
+
+
+def manifest() -> dict[str, Any]:
+    """Return the built site's manifest.json."""
+    return dict(json.loads((DIST / "manifest.json").read_text()))
+
+
+# --- the page -----------------------------------------------------------------------------------
+
+
+def boot(page: Page, url: str) -> None:
+    """Open `url` and wait until the page is ready: Python answers and the first deal is out."""
+    page.goto(url)
+    expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+
+
+def shown_columns(page: Page) -> list[list[str]]:
+    """Return the card codes of each `[data-column]` on the page, left to right, in DOM order."""
+    return cast(list[list[str]], page.evaluate(BOARD_JS))
+
+
+def blur(page: Page) -> None:
+    """Move focus out of any control, so that keys go to the page's shortcuts."""
+    page.evaluate("() => document.activeElement?.blur()")
