@@ -15,14 +15,15 @@ from collections.abc import Iterable, Iterator
 from typing import Final, TextIO
 
 from freecell._deal import VALID_DEALS_TEXT, DealNumberError, parse_deal_number
-from freecell._game import Game, IllegalMoveError, InvalidMoveError
+from freecell._game import MOVE_PATTERN, Game, IllegalMoveError, InvalidMoveError
 
 _PROG: Final = "freecell replay"
 USAGE: Final = f"usage: {_PROG} [-h] DEAL [MOVE ...]"
 HELP: Final = f"""{USAGE}
 
-Play moves in standard notation (1a, a3, 2h, 36, 36v3) from a deal, with no automatic moves,
-and print the final position in fc-solve's format, then `solved` if all 52 cards are home.
+Play moves in standard notation (1a, a3, 2h, 36, 36v3, and fc-solve's hex counts such as 82vc)
+from a deal, with no automatic moves, and print the final position in fc-solve's format, then
+`solved` if all 52 cards are home.
 With no MOVE arguments the moves are read from standard input, which may be the whole output
 of `fc-solve -m -snx`: lines without moves are skipped. Moves may be separated by spaces,
 commas or newlines.
@@ -33,7 +34,7 @@ command line.
 """
 
 _SEPARATORS: Final = re.compile(r"[\s,]+")
-_MOVE_LIKE: Final = re.compile(r"[1-8a-d][1-8a-dh](?:v[0-9]+)?")
+_MOVE_LIKE: Final = re.compile(MOVE_PATTERN)  # the notation itself: one syntax in one place
 _MOVE_PREFIX: Final = re.compile(r"^\s*Move:\s*")
 
 
