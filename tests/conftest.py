@@ -1,4 +1,4 @@
-"""Fixtures for the browser tests: a real Chromium, the built site on a local server, error watch.
+"""Fixtures: fc-solve, and for the browser tests a real Chromium, the built site, an error watch.
 
 The browser tests drive the page in dist/ (built by `python3 build.py`) through Playwright.
 Chromium is found through $FREECELL_CHROMIUM, then `chromium` on PATH, then Playwright's own
@@ -45,12 +45,29 @@ TIMEOUT_MS = 30_000
 collect_ignore = ["pyodide_checks.py", "pyodide_snapshot_checks.py"]
 """Scripts that run inside Pyodide (see tests/test_pyodide.py): pytest must not import them."""
 
+NO_FC_SOLVE = (
+    "fc-solve is not on PATH. Install Debian's package (`sudo apt-get install "
+    "freecell-solver-bin`) or build it from https://fc-solve.shlomifish.org/."
+)
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """Register this suite's own marker (the `browser` marker is declared in pyproject.toml)."""
     config.addinivalue_line(
         "markers", "console_errors_expected: the test causes console errors on purpose"
     )
+
+
+# --- fc-solve ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def fc_solve() -> str:
+    """Return the path of fc-solve; fail (never skip), saying what to install, if it is missing."""
+    found = shutil.which("fc-solve")
+    if found is None:
+        pytest.fail(NO_FC_SOLVE, pytrace=False)
+    return found
 
 
 # --- the browser ------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Checks that tests/test_pyodide.py runs inside Pyodide (tests/pyodide_run.mjs); prints JSON.
 
-Not a test module of its own: it runs in Pyodide's Python with the built wheel installed, reads
-fc-solve's solution of deal 617 from /tmp/inputs/, and prints one line of JSON.
+Not a test module of its own: it runs in Pyodide's Python with the built wheel installed, replays
+the fc-solve solutions it finds in /tmp/inputs/ (``617.txt``: deal 617), and prints one line of
+JSON.
 """
 
 import doctest
@@ -33,14 +34,16 @@ digest = hashlib.sha256()
 for board in format_boards(range(1, 32001)):
     digest.update(board.encode())
 failed = sum(doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed for module in MODULES)
-game = Game.from_deal_number(617)
-solution = Path("/tmp/inputs/617.txt")  # noqa: S108 - Pyodide's own file system
-for token in freecell._replay.move_words(solution.read_text().splitlines()):
-    game.push(token)
+won = {}
+for solution in sorted(Path("/tmp/inputs").glob("*.txt")):  # noqa: S108 - Pyodide's own files
+    game = Game.from_deal_number(int(solution.stem))
+    for token in freecell._replay.move_words(solution.read_text().splitlines()):
+        game.push(token)
+    won[solution.stem] = game.is_won()
 result = {
     "version": list(sys.version_info[:2]),
     "digest": digest.hexdigest(),
     "doctest_failures": failed,
-    "won": game.is_won(),
+    "won": won,
 }
 print(json.dumps(result))

@@ -1,6 +1,9 @@
-"""The freecell command, run as users run it: a separate process."""
+"""The freecell command: run as users run it, a separate process, and in-process through main."""
 
+import io
+import itertools
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -8,16 +11,55 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import freecell
 from freecell import deal, format_deal
+from freecell._cli import main, parse_deal_spec
 
 FREECELL = [sys.executable, "-m", "freecell"]
+UTF8_ENV = {**os.environ, "LC_ALL": "C.UTF-8"}
+"""A UTF-8 locale every Linux has (and no PYTHONIOENCODING or UTF-8 mode to hide the locale)."""
+for _name in ("PYTHONIOENCODING", "PYTHONUTF8"):
+    UTF8_ENV.pop(_name, None)
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     """Run `python -m freecell ARGS` and capture its output."""
     command = [*FREECELL, *args]
     return subprocess.run(command, capture_output=True, text=True, check=False, timeout=60)
+
+
+def console_script() -> Path:
+    """Return the installed `freecell` script."""
+    script = Path(sys.executable).parent / "freecell"
+    return script if script.exists() else Path(shutil.which("freecell") or "freecell")
+
+
+def shell(
+    script: str, *args: str | bytes, stdin: bytes = b"", entry: list[str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """Run `sh -c SCRIPT` with "$@" set to `python -m freecell ARGS` (or `entry ARGS`)."""
+    command = ["sh", "-c", script, "sh", *(FREECELL if entry is None else entry), *args]
+    return subprocess.run(
+        command, input=stdin, capture_output=True, check=False, timeout=60, env=UTF8_ENV
+    )
+
+
+def one_line(stderr: bytes, prog: str, ending: str) -> None:
+    """Check that stderr is one line from `prog` that ends with `ending`: no traceback."""
+    text = stderr.decode()
+    assert text.count("\n") == 1, text
+    assert text.startswith(f"{prog}: "), text
+    assert text.endswith(f"{ending}\n"), text
+
+
+def in_process(*argv: str, stdin: bytes = b"") -> tuple[int, str, str]:
+    """Run main in this process with in-memory streams; return status, stdout and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    status = main(list(argv), stdin=io.BytesIO(stdin), stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
 
 
 class TestOutput:
@@ -51,11 +93,38 @@ class TestOutput:
 
     def test_console_script(self) -> None:
         """The installed `freecell` script does what `python -m freecell` does."""
-        script = Path(sys.executable).parent / "freecell"
-        if not script.exists():
-            script = Path(shutil.which("freecell") or "freecell")
-        result = subprocess.run([script, "617"], capture_output=True, text=True, check=True)
+        result = subprocess.run(
+            [console_script(), "617"], capture_output=True, text=True, check=True
+        )
         assert result.stdout == format_deal(deal(617))
+
+    def test_version(self) -> None:
+        """--version prints the program's name and version."""
+        result = run("--version")
+        assert (result.returncode, result.stdout) == (0, f"freecell {freecell.__version__}\n")
+
+    def test_help_tells_json_lines_and_exit_statuses(self) -> None:
+        """--help says that json is JSON Lines and what each exit status means."""
+        help_text = " ".join(run("--help").stdout.split())
+        assert "JSON Lines, one object a line" in help_text
+        assert "Exit status: 0 done; 1 when the output cannot be written" in help_text
+        assert "2 for a bad command line" in help_text
+
+    def test_a_range_from_a_hard_coded_deal_is_not_built_in_memory(self) -> None:
+        """-2..8589934591 starts printing at once, under a 512 MB address-space limit."""
+        with subprocess.Popen(
+            ["sh", "-c", 'ulimit -v 524288 && exec "$@"', "sh", *FREECELL, "-2..8589934591"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        ) as process:
+            assert process.stdout is not None
+            assert process.stderr is not None
+            first = process.stdout.readline()
+            process.stdout.close()
+            process.wait(timeout=30)
+            stderr = process.stderr.read()
+        assert (first, stderr, process.returncode) == (b"AS KS QS JS TS 9S 8S\n", b"", 0)
+        assert list(itertools.islice(parse_deal_spec("-2..8589934591"), 3)) == [-2, -1, 1]
 
 
 class TestBadInput:
@@ -71,7 +140,8 @@ class TestBadInput:
         assert result.stdout == ""
         assert len(result.stderr.splitlines()) == 1
         assert result.stderr.startswith("freecell: ")
-        assert any(word in result.stderr for word in ("8589934591", "choose from", "first deal"))
+        words = ("8589934591", "choose from", "first deal", "the options are")
+        assert any(word in result.stderr for word in words)
 
     def test_bad_argument_after_good_ones_prints_nothing(self) -> None:
         """All arguments are checked before the first board is printed."""
@@ -102,3 +172,218 @@ class TestStreaming:
         assert result.returncode == 0
         assert "8589934591" in result.stdout
         assert "unicode" in result.stdout
+
+
+class TestWithFcSolve:
+    def test_fc_solve_solution_of_deal_22_replays(self, fc_solve: str) -> None:
+        """`freecell 22 | fc-solve -m -snx - | freecell replay 22` ends solved (82vc and all)."""
+        script = '"$@" 22 | "$FC_SOLVE" -m -snx - | "$@" replay 22'
+        result = subprocess.run(
+            ["sh", "-c", script, "sh", *FREECELL],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+            env={**os.environ, "FC_SOLVE": fc_solve, "FREECELL_SOLVER_QUIET": "1"},
+        )
+        assert (result.returncode, result.stderr) == (0, "")
+        assert result.stdout.endswith("solved\n")
+
+
+class TestBadInputMessages:
+    def test_an_open_range_names_the_range_syntax(self) -> None:
+        """`1..` is a range with no end: the message shows how to write a range."""
+        result = run("1..")
+        assert result.returncode == 2
+        assert result.stderr == (
+            "freecell: invalid range '1..': write FIRST..LAST, each a whole number from 1 to "
+            "8589934591, or -1 or -2\n"
+        )
+
+    @pytest.mark.parametrize(
+        "argv",
+        [["X"], ["1..X"], ["X..1"], ["1", "-f", "X"], ["--format=X", "1"], ["--X"], ["-hX"],
+         ["replay", "X"], ["replay", "1", "X"], ["replay", "1", "5a,X"]],
+    )  # fmt: skip
+    def test_a_megabyte_of_bad_input_is_quoted_short(self, argv: list[str]) -> None:
+        """A 1 MB bad argument shows as at most 40 of its characters, on one short line."""
+        huge = "9" + "x" * 10**6
+        status, out, err = in_process(*[arg.replace("X", huge) for arg in argv])
+        assert (status, out) == ((1, "") if argv[:2] == ["replay", "1"] else (2, ""))
+        first = err.splitlines()[0]
+        assert len(first) < 250, first[:300]
+        assert "x" * 30 + "…'" in first
+
+    def test_a_megabyte_move_on_stdin_is_quoted_short(self) -> None:
+        """A 1 MB malformed move on stdin is quoted short as well."""
+        status, _, err = in_process("replay", "1", stdin=b"5a 5" + b"x" * 10**6 + b"\n")
+        assert status == 1
+        assert len(err.splitlines()[0]) < 250
+
+    def test_a_huge_argument_in_a_real_process(self) -> None:
+        """The same in a real process, with an argument as long as Linux allows (128 KiB)."""
+        result = run("replay", "1", "5a", "y" * 100_000)
+        assert result.returncode == 1
+        assert result.stderr.startswith("freecell replay: move 2 'yyyyyyyyyy")
+        assert max(len(line) for line in result.stderr.splitlines()) < 250
+
+
+class TestUndecodableInput:
+    @pytest.mark.parametrize(
+        "data",
+        [
+            b"5a\xff 5b\n",
+            b"\xff",
+            b"5a 5b\n\xc3\n",
+            b"5a \xe2\x99\n",
+            b"\xed\xa0\x80\n",
+            b"\xc0\xaf",
+        ],
+    )
+    def test_stdin_that_is_not_utf8_is_status_2(self, data: bytes) -> None:
+        """Moves on stdin that are not UTF-8 text: status 2, one line, nothing on stdout."""
+        result = shell('"$@"', "replay", "1", stdin=data)
+        assert (result.returncode, result.stdout) == (2, b"")
+        assert b"standard input is not utf-8 text: byte 0x" in result.stderr
+        one_line(result.stderr, "freecell replay", "")
+
+    @pytest.mark.parametrize(
+        "argv",
+        [[b"\xff"], [b"1..\xff"], [b"-f", b"\xfe", b"1"], [b"replay", b"1", b"5a\xff"],
+         [b"replay", b"\xff"]],
+    )  # fmt: skip
+    def test_arguments_that_are_not_utf8_are_status_2(self, argv: list[bytes]) -> None:
+        """Arguments with bytes that are not text: status 2, one line showing the bytes."""
+        result = shell('"$@"', *argv)
+        assert (result.returncode, result.stdout) == (2, b"")
+        prog = "freecell replay" if argv[0] == b"replay" else "freecell"
+        one_line(result.stderr, prog, "")
+        assert b"is not utf-8 text: b'" in result.stderr
+
+
+class TestStreamFaults:
+    @pytest.mark.parametrize(
+        "argv",
+        [["1"], ["1..3000"], ["replay", "1", "5a"], ["replay", "--help"], ["--help"],
+         ["--version"]],
+    )  # fmt: skip
+    def test_a_full_disk_is_status_1_with_one_line(self, argv: list[str]) -> None:
+        """Output to /dev/full: status 1 and one line on stderr, never a traceback."""
+        result = shell('"$@" >/dev/full', *argv)
+        prog = "freecell replay" if argv[0] == "replay" else "freecell"
+        assert result.returncode == 1
+        one_line(result.stderr, prog, "cannot write to standard output: No space left on device")
+
+    @pytest.mark.parametrize("argv", [["1"], ["replay", "1", "5a"], ["--help"]])
+    def test_a_closed_stdout_is_status_1_with_one_line(self, argv: list[str]) -> None:
+        """Output to a closed descriptor (`>&-`): status 1 and one line on stderr."""
+        result = shell('"$@" >&-', *argv)
+        prog = "freecell replay" if argv[0] == "replay" else "freecell"
+        assert result.returncode == 1
+        one_line(result.stderr, prog, "cannot write to standard output: it is closed")
+
+    def test_a_closed_stdin_is_status_1_when_read(self) -> None:
+        """`replay 1 <&-` reads a closed stdin: status 1 and one line; `freecell 1` reads none."""
+        result = shell('"$@" <&-', "replay", "1")
+        assert (result.returncode, result.stdout) == (1, b"")
+        one_line(result.stderr, "freecell replay", "cannot read standard input: it is closed")
+        assert shell('"$@" <&-', "1").returncode == 0
+
+    @pytest.mark.parametrize("redirect", ["2>/dev/full", "2>&-"])
+    @pytest.mark.parametrize(
+        ("argv", "status"), [(["0"], 2), (["replay", "1", "5h"], 1), (["1"], 0)]
+    )
+    def test_a_failing_stderr_keeps_the_status(
+        self, redirect: str, argv: list[str], status: int
+    ) -> None:
+        """With stderr full or closed, the exit status is the command's own (never 120)."""
+        result = shell(f'"$@" {redirect}', *argv)
+        assert result.returncode == status
+        assert result.stdout == (format_deal(deal(1)).encode() if status == 0 else b"")
+
+    def test_head_closes_the_pipe_quietly(self) -> None:
+        """`freecell 1..100000 | head -1`: freecell exits 0 with nothing on stderr."""
+        with subprocess.Popen(
+            [*FREECELL, "1..100000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        ) as freecell_process:
+            assert freecell_process.stdout is not None
+            assert freecell_process.stderr is not None
+            head = subprocess.run(
+                ["head", "-1"], stdin=freecell_process.stdout, capture_output=True, check=True
+            )
+            freecell_process.stdout.close()
+            freecell_process.wait(timeout=30)
+            stderr = freecell_process.stderr.read()
+        assert head.stdout == b"JD KD 2S 4C 3S 6D 6S\n"
+        assert (freecell_process.returncode, stderr) == (0, b"")
+
+    @pytest.mark.parametrize("script", ['"$@" 1 >/dev/full', '"$@" 1 >&-', '"$@" replay 1 <&-'])
+    def test_the_console_script_behaves_the_same(self, script: str) -> None:
+        """The `freecell` script and `python -m freecell` meet a fault with the same result."""
+        by_module = shell(script)
+        by_script = shell(script, entry=[str(console_script())])
+        assert by_module.returncode == by_script.returncode == 1
+        assert by_module.stderr == by_script.stderr
+
+
+class TestInProcess:
+    def test_main_takes_its_streams(self) -> None:
+        """main writes to the streams it is given, and reads stdin as bytes."""
+        assert in_process("617") == (0, format_deal(deal(617)), "")
+        status, out, _ = in_process("replay", "1", stdin=b"5a 5b\n")
+        assert (status, out.splitlines()[1]) == (0, "Freecells:  6C  8H        ")
+
+    def test_main_takes_stdout_by_keyword_only(self) -> None:
+        """Streams are keywords, so an old positional call fails instead of misreading."""
+        with pytest.raises(TypeError):
+            main(["1"], io.StringIO())  # type: ignore[call-arg, arg-type]
+
+
+# Arguments: the command's own words, any text (lone surrogates included), and arbitrary
+# bytes decoded as Python decodes a real command line (surrogateescape).
+_WORDS = [
+    "1", "617", "-1", "-2", "0", "-3", "#617", "8589934591", "8589934592", "1..3", "-2..2",
+    "5..3", "1..", "..", "replay", "-f", "--format", "json", "rows", "unicode", "fcs",
+    "--format=json", "-fjson", "--form", "-h", "--help", "--version", "--", "-", "-x", "5a",
+    "5b", "5h", "82vc", "36v3", "1a", "ah", "2x", "",
+]  # fmt: skip
+arguments = st.lists(
+    st.one_of(
+        st.sampled_from(_WORDS),
+        st.text(st.characters(exclude_categories=())),
+        st.binary().map(os.fsdecode),
+    ),
+    max_size=6,
+)
+_CHUNKS = [b"5a", b"5b", b"5c", b"1a", b"82vc", b" ", b",", b"\n", b"Move: ", b"\xff", b"\xc3",
+           b"\xe2\x99\xa0", b"\r\n"]  # fmt: skip
+stdin_data = st.one_of(st.binary(), st.lists(st.sampled_from(_CHUNKS)).map(b"".join))
+
+
+class TestFuzz:
+    @settings(max_examples=400, deadline=None)
+    @given(arguments, stdin_data)
+    def test_any_input_gets_a_status_never_a_traceback(self, argv: list[str], data: bytes) -> None:
+        """Any arguments and stdin give status 0-3, no exception, and no stdout on error."""
+        status, out, err = in_process(*argv, stdin=data)
+        assert status in (0, 1, 2, 3)
+        if status != 0:
+            assert out == ""
+        if status == 0:
+            assert err == ""
+        if status == 2:
+            assert err.count("\n") == 1
+            assert err.startswith("freecell")
+        assert all(len(line) < 250 for line in err.splitlines())
+
+    @settings(max_examples=200, deadline=None)
+    @given(arguments, stdin_data)
+    def test_replay_with_any_input(self, argv: list[str], data: bytes) -> None:
+        """The same for `freecell replay` with any moves, as arguments or on stdin."""
+        status, out, err = in_process("replay", *argv, stdin=data)
+        assert status in (0, 1, 2)
+        if status != 0:
+            assert out == ""
+        if status == 2:
+            assert err.count("\n") == 1
+        assert all(len(line) < 250 for line in err.splitlines())

@@ -1,5 +1,6 @@
 """The rules engine: notation, positions, the rules, history, automatic moves and solutions."""
 
+import itertools
 import json
 import re
 import shutil
@@ -14,6 +15,7 @@ from freecell import deal, format_deal, parse_card
 from freecell._game import (
     CASCADES,
     FREECELLS,
+    MOVE_PATTERN,
     Game,
     HistoryError,
     IllegalMoveError,
@@ -29,7 +31,7 @@ SOLVED_DEALS = sorted(
     int(p.stem) for p in SOLUTIONS.glob("*.txt") if re.fullmatch(r"-?[0-9]+", p.stem)
 )
 STATE_FILES = sorted(SOLUTIONS.glob("*-states.txt"))
-_MOVE_WORD = re.compile(r"[1-8a-d][1-8a-dh](?:v[0-9]+)?")
+_MOVE_WORD = re.compile(MOVE_PATTERN)
 
 
 def solution(number: int) -> list[str]:
@@ -96,12 +98,57 @@ class TestNotation:
         assert Move.parse("36v3") == Move("3", "6", 3)
         assert Move.parse("a3") == Move("a", "3", None)
 
+    @pytest.mark.parametrize(
+        ("text", "count"), [("82va", 10), ("82vb", 11), ("82vc", 12), ("36vd", 13)]
+    )
+    def test_hex_counts_as_fc_solve_prints_them(self, text: str, count: int) -> None:
+        """A count of 10 to 13 in one hex digit, as fc-solve prints it, reads as that count."""
+        move = Move.parse(text)
+        assert move == Move(text[0], text[1], count) == Move.parse(f"{text[:2]}v{count}")
+        assert str(move) == f"{text[:2]}v{count}"
+
+    @pytest.mark.parametrize("text", ["82ve", "82vf"])
+    def test_hex_counts_past_13_are_too_many_cards(self, text: str) -> None:
+        """`ve` and `vf` are well-formed but ask for 14 and 15 cards, which no move takes."""
+        with pytest.raises(InvalidMoveError, match="1 to 13 cards"):
+            Move.parse(text)
+
+    def test_move_pattern_is_the_syntax(self) -> None:
+        """MOVE_PATTERN matches exactly the words Move.parse reads, over every short word."""
+        words = ["".join(p) for n in range(5) for p in itertools.product("18adhv0fg", repeat=n)]
+        for word in [*words, "36v10", "36v13", "36v1a", "36va0", "36v100"]:
+            try:
+                Move.parse(word)
+            except InvalidMoveError as error:
+                readable = error.code != "move-syntax"
+            else:
+                readable = True
+            assert bool(re.fullmatch(MOVE_PATTERN, word)) == readable, word
+
     def test_surrounding_spaces_are_ignored(self) -> None:
         """Spaces around a move are dropped."""
         assert Move.parse(" 2h\n") == Move("2", "h")
 
     @pytest.mark.parametrize(
-        "text", ["", "1", "9a", "1e", "h1", "1H", "1A", "1 a", "36v", "36vx", "1a2", "36v100"]
+        "text",
+        [
+            "",
+            "1",
+            "9a",
+            "1e",
+            "h1",
+            "1H",
+            "1A",
+            "1 a",
+            "36v",
+            "36vx",
+            "1a2",
+            "36v100",
+            "36vA",
+            "36v1a",
+            "36vg",
+            "36vab",
+        ],
     )
     def test_malformed(self, text: str) -> None:
         """Text outside the notation raises InvalidMoveError showing the text."""

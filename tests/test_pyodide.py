@@ -13,6 +13,8 @@ from helpers import DIST, ROOT, SOLUTIONS
 from test_oracle import GOLDEN_1_32000
 
 RUNTIME = ROOT / "web" / "node_modules" / "pyodide"
+WON = (617, 22)
+"""The deals whose committed fc-solve solutions are replayed in Pyodide; 22's has a hex count."""
 
 
 def run_node(node: str, script: str, *args: Path) -> dict[str, Any]:
@@ -37,8 +39,8 @@ def pyodide_result() -> dict[str, Any]:
     if node is None or not (RUNTIME / "pyodide.mjs").exists() or len(wheels) != 1:
         pytest.fail("needs Node.js, web/node_modules (npm ci) and the wheel: run python3 build.py")
     checks = ROOT / "tests" / "pyodide_checks.py"
-    solution = SOLUTIONS / "617.txt"
-    return run_node(node, "pyodide_run.mjs", RUNTIME, wheels[0], checks, solution)
+    solutions = [SOLUTIONS / f"{number}.txt" for number in WON]
+    return run_node(node, "pyodide_run.mjs", RUNTIME, wheels[0], checks, *solutions)
 
 
 class TestOnPyodide:
@@ -54,9 +56,9 @@ class TestOnPyodide:
         """Every docstring example passes in Pyodide."""
         assert pyodide_result["doctest_failures"] == 0
 
-    def test_solution_replays_to_a_win(self, pyodide_result: dict[str, object]) -> None:
-        """fc-solve's solution of deal 617 wins through the engine in Pyodide."""
-        assert pyodide_result["won"] is True
+    def test_solutions_replay_to_a_win(self, pyodide_result: dict[str, object]) -> None:
+        """fc-solve's solutions of deals 617 and 22 (a run written 82vc) win in Pyodide."""
+        assert pyodide_result["won"] == {str(n): True for n in WON}
 
 
 @pytest.fixture(scope="module")

@@ -1,11 +1,13 @@
 """The `freecell replay` command, through replay_main with in-memory streams."""
 
 import io
+import os
 import re
+import subprocess
 
 import pytest
 
-from freecell import VALID_DEALS_TEXT, deal
+from freecell import MOVE_PATTERN, VALID_DEALS_TEXT, deal, format_deal
 from freecell._game import Game, Position
 from freecell._replay import move_words, replay_main
 from helpers import SOLUTIONS
@@ -14,6 +16,8 @@ SOLVED_DEALS = sorted(
     int(p.stem) for p in SOLUTIONS.glob("*.txt") if re.fullmatch(r"-?[0-9]+", p.stem)
 )
 WON = "\n".join(["Foundations: H-K C-K D-K S-K ", "Freecells:                "] + [": "] * 8)
+HEX_RUN_DEALS = [22, 359, 419, 2174]
+"""Deals whose fc-solve 5.0 solution moves a run of 10+ cards, which it writes in hex (82vc)."""
 
 
 def replay(*argv: str, stdin: str = "") -> tuple[int, str, str]:
@@ -41,6 +45,45 @@ class TestSolutions:
         """fc-solve's -sam output, with positions and `Move:` lines, replays too."""
         text = (SOLUTIONS / "1-states.txt").read_text()
         assert replay("1", stdin=text)[0:2] == (0, WON + "\nsolved\n")
+
+
+@pytest.fixture(scope="module")
+def fc_solve_solutions(fc_solve: str) -> dict[int, str]:
+    """Return the whole output of the real `fc-solve -m -snx` for each of HEX_RUN_DEALS."""
+    outputs = {}
+    for number in HEX_RUN_DEALS:
+        result = subprocess.run(
+            [fc_solve, "-m", "-snx", "-"],
+            input=format_deal(deal(number)),
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+            env={**os.environ, "FREECELL_SOLVER_QUIET": "1"},
+        )
+        outputs[number] = result.stdout
+    return outputs
+
+
+class TestFcSolveHexCounts:
+    @pytest.mark.parametrize("number", HEX_RUN_DEALS)
+    def test_fc_solve_output_replays_to_a_win(
+        self, fc_solve_solutions: dict[int, str], number: int
+    ) -> None:
+        """fc-solve's own solution, just made, replays to a win, hex counts and all."""
+        assert replay(str(number), stdin=fc_solve_solutions[number]) == (0, WON + "\nsolved\n", "")
+
+    def test_the_solutions_hold_hex_counts(self, fc_solve_solutions: dict[int, str]) -> None:
+        """The deals above still test what they are for: runs of 10, 11 and 12 cards in hex."""
+        counts = {
+            m for text in fc_solve_solutions.values() for m in re.findall(r"v([a-f])\b", text)
+        }
+        assert counts >= {"a", "b", "c"}
+
+    def test_a_committed_solution_holds_a_hex_count(self) -> None:
+        """One committed solution moves a run written in hex, so every solution test covers it."""
+        assert re.search(r"\b[1-8]{2}v[a-f]\b", (SOLUTIONS / "22.txt").read_text())
+        assert 22 in SOLVED_DEALS
 
 
 class TestOutput:
@@ -133,7 +176,11 @@ class TestMoveWords:
         words = list(move_words(text))
         assert words[:4] == ["8a", "8b", "8c", "87"]
         assert len(words) == 155
-        assert all(re.fullmatch(r"[1-8a-d][1-8a-dh](v[0-9]+)?", w) for w in words)
+        assert all(re.fullmatch(MOVE_PATTERN, w) for w in words)
+
+    def test_a_line_of_hex_counts_is_a_move_line(self) -> None:
+        """A line whose only moves carry hex counts (as fc-solve writes runs of 10+) is read."""
+        assert list(move_words(["82vc 45va", "This game is solveable."])) == ["82vc", "45va"]
 
     def test_position_lines_are_skipped(self) -> None:
         """Card codes like 8H or 2D are not moves: position lines are skipped."""

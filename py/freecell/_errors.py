@@ -35,6 +35,7 @@ MESSAGES: Final[Mapping[str, str]] = {
     "deal-number": "invalid deal number {text!r}: enter " + VALID_DEALS,
     "deal-missing": "no deal {number}: a deal number is " + VALID_DEALS,
     "deal-range": "invalid range {text!r}: the first deal must not come after the last",
+    "deal-range-syntax": "invalid range {text!r}: write FIRST..LAST, each " + VALID_DEALS,
     # text or values that make no card (freecell._cards)
     "card-invalid": (
         "invalid card {text!r}: write a rank (A 2-9 T or 10 J Q K) then a suit "

@@ -14,6 +14,9 @@ Notation, as fc-solve uses it:
   the bottom of cascade 3 whose top card fits on the bottom card of cascade 6; onto an empty
   cascade it moves one card, and ``36v3`` moves a run of 3 (fc-solve's extended notation, which
   it prints only for a move of several cards to an empty cascade).
+* fc-solve prints a card count of 10 or more as one hex digit: ``82vc`` moves 12 cards. Both
+  forms are read (no run is longer than 13, so ``v10``-``v13`` and ``va``-``vd`` never collide);
+  a :class:`Move` always prints its count in decimal. :data:`MOVE_PATTERN` is the syntax.
 * A move to a free cell always names the cell, and that cell must be empty. fc-solve never prints
   a move to a free cell without a letter, so there is no such notation here.
 * No move goes from a free cell to another free cell, or out of the foundations.
@@ -69,8 +72,14 @@ _SOURCES: Final = frozenset(CASCADES + FREECELLS)
 _PLACES: Final = frozenset(CASCADES + FREECELLS + FOUNDATION)
 _FCS_SUIT_ORDER: Final = (2, 0, 1, 3)  # fc-solve prints the foundations H C D S
 _FOUNDATION_RANKS: Final = "0" + RANK_CHARS
-MOVE_PATTERN: Final = "([1-8a-d])([1-8a-dh])(?:v([0-9]{1,2}))?"
-"""A move in standard notation, as a regular expression: source, target and the card count."""
+MOVE_PATTERN: Final = r"([1-8a-d])([1-8a-dh])(?:v([0-9]{1,2}|[a-f]))?"
+"""The standard notation as a regular expression, to match a whole word: ``1a``, ``36v3``, ``82vc``.
+
+Its groups are the source, the target and the card count after ``v``: one or two decimal digits,
+or one hex digit ``a``-``f`` as fc-solve prints runs of 10 or more cards. It reads the same in
+Python's :mod:`re` and JavaScript's ``RegExp``. Text that matches may still name a move no rule
+allows (``ab``, ``36v0``); :meth:`Move.parse` says why.
+"""
 _MOVE_RE: Final = re.compile(MOVE_PATTERN)
 
 
@@ -163,10 +172,13 @@ class Move:
     def parse(cls, text: str) -> Move:
         """Parse a move in standard notation, such as ``1a``, ``a3``, ``2h``, ``36`` or ``36v3``.
 
-        Raises :class:`InvalidMoveError` for anything else.
+        A count of 10 to 13 may be one hex digit, as fc-solve prints it (``82vc``). Raises
+        :class:`InvalidMoveError` for anything else.
 
         >>> Move.parse(" 36v3 ").count
         3
+        >>> Move.parse("82vc")
+        Move.parse('82v12')
         >>> Move.parse("9a")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
@@ -176,7 +188,9 @@ class Move:
         if match is None:
             raise InvalidMoveError("move-syntax", move=shorten(text))
         source, target, count = match.groups()
-        return cls(source, target, None if count is None else int(count))
+        if count is None:
+            return cls(source, target)
+        return cls(source, target, int(count, 16 if count.isalpha() else 10))
 
     def __str__(self) -> str:
         return f"{self.source}{self.target}" + ("" if self.count is None else f"v{self.count}")

@@ -5,7 +5,9 @@ final position in fc-solve's format, then ``solved`` when all 52 cards are home.
 arguments the moves come from standard input, which may be the whole output of
 ``fc-solve -m -snx``: lines with no move on them are skipped. Moves may be separated by spaces,
 commas or newlines. Exit status: 0 when every move was legal, 1 at the first illegal or
-malformed move (stderr names it and shows the position it met), 2 for a bad command line.
+malformed move (stderr names it and shows the position it met), 2 for a bad command line;
+:func:`freecell._command.run_command` adds the streams' own (1 when one fails, 2 for standard
+input that is not text).
 """
 
 from __future__ import annotations
@@ -14,26 +16,29 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Final, TextIO
 
+from freecell._command import quoted
 from freecell._deal import VALID_DEALS_TEXT, DealNumberError, parse_deal_number
-from freecell._game import Game, IllegalMoveError, InvalidMoveError
+from freecell._game import MOVE_PATTERN, Game, IllegalMoveError, InvalidMoveError
 
 _PROG: Final = "freecell replay"
 USAGE: Final = f"usage: {_PROG} [-h] DEAL [MOVE ...]"
 HELP: Final = f"""{USAGE}
 
-Play moves in standard notation (1a, a3, 2h, 36, 36v3) from a deal, with no automatic moves,
-and print the final position in fc-solve's format, then `solved` if all 52 cards are home.
+Play moves in standard notation (1a, a3, 2h, 36, 36v3, and fc-solve's hex counts such as 82vc)
+from a deal, with no automatic moves, and print the final position in fc-solve's format, then
+`solved` if all 52 cards are home.
 With no MOVE arguments the moves are read from standard input, which may be the whole output
 of `fc-solve -m -snx`: lines without moves are skipped. Moves may be separated by spaces,
 commas or newlines.
 
 A DEAL is {VALID_DEALS_TEXT} (617, #617, -1).
-Exit status: 0 if every move was legal, 1 at the first illegal or malformed move, 2 for a bad
-command line.
+Exit status: 0 if every move was legal; 1 at the first illegal or malformed move, or when
+standard input cannot be read or the output cannot be written; 2 for a bad command line or
+standard input that is not text (in the locale's encoding).
 """
 
 _SEPARATORS: Final = re.compile(r"[\s,]+")
-_MOVE_LIKE: Final = re.compile(r"[1-8a-d][1-8a-dh](?:v[0-9]+)?")
+_MOVE_LIKE: Final = re.compile(MOVE_PATTERN)  # the notation itself: one syntax in one place
 _MOVE_PREFIX: Final = re.compile(r"^\s*Move:\s*")
 
 
@@ -73,7 +78,7 @@ def replay_main(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) 
         stdout.write(HELP)
         return 0
     if not argv:
-        stderr.write(f"{USAGE}\n{_PROG}: error: give a deal number\n")
+        stderr.write(f"{_PROG}: give a deal number ({USAGE})\n")
         return 2
     try:
         number = parse_deal_number(argv[0])
@@ -92,7 +97,7 @@ def replay_main(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) 
             what = "illegal" if isinstance(error, IllegalMoveError) else "malformed"
             reason = str(error).partition(": ")[2] or str(error)
             stderr.write(
-                f"{_PROG}: move {index} {word!r} is {what}: {reason}\n"
+                f"{_PROG}: move {index} {quoted(word)} is {what}: {reason}\n"
                 f"position before move {index} (deal {number}, {index - 1} moves played):\n"
                 f"{game}\n"
             )

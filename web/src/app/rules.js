@@ -5,7 +5,7 @@ export default {
   "cascades": "12345678",
   "freecells": "abcd",
   "foundation": "h",
-  "move": "([1-8a-d])([1-8a-dh])(?:v([0-9]{1,2}))?",
+  "move": "([1-8a-d])([1-8a-dh])(?:v([0-9]{1,2}|[a-f]))?",
   "min_deal": 1,
   "max_deal": 8589934591,
   "special_deals": [-1, -2],

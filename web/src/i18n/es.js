@@ -98,6 +98,7 @@ export default {
   "error.deal-number": "Número de partida no válido «{text}»: escribe un número entero de {min} a {max}, o -1 o -2.",
   "error.deal-missing": "No existe la partida {number}: el número de partida va de {min} a {max}, o es -1 o -2.",
   "error.deal-range": "Intervalo no válido «{text}»: la primera partida no puede ir después de la última.",
+  "error.deal-range-syntax": "Intervalo no válido «{text}»: escribe PRIMERA..ÚLTIMA, cada una de {min} a {max}, o -1 o -2.",
   "error.move-syntax": "Movimiento no válido «{move}»: escribe el origen (columna 1-8, celda libre a-d) y luego el destino (columna, celda libre o h), por ejemplo «1a», «36» o «36v3».",
   "error.move-places": "Movimiento no válido «{move}»: un movimiento va de una columna 1-8 o una celda libre a-d a una columna, una celda libre o las fundaciones h.",
   "error.move-same-place": "Movimiento no válido «{move}»: un movimiento necesita dos lugares distintos.",

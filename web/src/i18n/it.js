@@ -98,6 +98,7 @@ export default {
   "error.deal-number": "Numero di partita non valido «{text}»: scrivi un numero intero da {min} a {max}, oppure -1 o -2.",
   "error.deal-missing": "La partita {number} non esiste: il numero di una partita va da {min} a {max}, oppure è -1 o -2.",
   "error.deal-range": "Intervallo non valido «{text}»: la prima partita non può venire dopo l'ultima.",
+  "error.deal-range-syntax": "Intervallo non valido «{text}»: scrivi PRIMA..ULTIMA, ognuna da {min} a {max}, oppure -1 o -2.",
   "error.move-syntax": "Mossa non valida «{move}»: scrivi l'origine (colonna 1-8, cella libera a-d) e poi la destinazione (colonna, cella libera o h), per esempio «1a», «36» o «36v3».",
   "error.move-places": "Mossa non valida «{move}»: una mossa va da una colonna 1-8 o da una cella libera a-d a una colonna, una cella libera o le fondazioni h.",
   "error.move-same-place": "Mossa non valida «{move}»: una mossa richiede due posti diversi.",

@@ -98,6 +98,7 @@ export default {
   "error.deal-number": "Número de jogo inválido “{text}”: digite um número inteiro de {min} a {max}, ou -1 ou -2.",
   "error.deal-missing": "Não existe o jogo {number}: o número de um jogo vai de {min} a {max}, ou é -1 ou -2.",
   "error.deal-range": "Intervalo inválido “{text}”: o primeiro jogo não pode vir depois do último.",
+  "error.deal-range-syntax": "Intervalo inválido “{text}”: escreva PRIMEIRO..ÚLTIMO, cada um de {min} a {max}, ou -1 ou -2.",
   "error.move-syntax": "Jogada inválida “{move}”: escreva a origem (coluna 1-8, célula livre a-d) e depois o destino (coluna, célula livre ou h), por exemplo “1a”, “36” ou “36v3”.",
   "error.move-places": "Jogada inválida “{move}”: uma jogada vai de uma coluna 1-8 ou de uma célula livre a-d para uma coluna, uma célula livre ou as fundações h.",
   "error.move-same-place": "Jogada inválida “{move}”: uma jogada precisa de dois lugares diferentes.",

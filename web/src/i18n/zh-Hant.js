@@ -95,6 +95,7 @@ export default {
   "error.deal-number": "牌局編號「{text}」無效：請輸入 {min} 到 {max} 的整數，或 -1、-2。",
   "error.deal-missing": "沒有第 {number} 局：牌局編號是 {min} 到 {max} 的整數，或 -1、-2。",
   "error.deal-range": "無效的範圍「{text}」：第一局不能在最後一局之後。",
+  "error.deal-range-syntax": "無效的範圍「{text}」：請寫 第一局..最後一局，每個都是 {min} 到 {max} 的整數，或 -1、-2。",
   "error.move-syntax": "無效的走法「{move}」：先寫起點（牌疊 1-8、空當 a-d），再寫終點（牌疊、空當或 h），例如「1a」、「36」或「36v3」。",
   "error.move-places": "無效的走法「{move}」：走法是從牌疊 1-8 或空當 a-d，到牌疊、空當或收牌區 h。",
   "error.move-same-place": "無效的走法「{move}」：走法需要兩個不同的位置。",
