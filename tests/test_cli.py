@@ -31,6 +31,17 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, capture_output=True, text=True, check=False, timeout=60)
 
 
+def first_line(command: list[str]) -> tuple[bytes, bytes, int]:
+    """Run a command, read one line of its output, close the pipe: that line, stderr, status."""
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        assert process.stdout is not None
+        assert process.stderr is not None
+        line = process.stdout.readline()
+        process.stdout.close()
+        process.wait(timeout=30)
+        return line, process.stderr.read(), process.returncode
+
+
 def console_script() -> Path:
     """Return the installed `freecell` script."""
     script = Path(sys.executable).parent / "freecell"
@@ -112,18 +123,8 @@ class TestOutput:
 
     def test_a_range_from_a_hard_coded_deal_is_not_built_in_memory(self) -> None:
         """-2..8589934591 starts printing at once, under a 512 MB address-space limit."""
-        with subprocess.Popen(
-            ["sh", "-c", 'ulimit -v 524288 && exec "$@"', "sh", *FREECELL, "-2..8589934591"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        ) as process:
-            assert process.stdout is not None
-            assert process.stderr is not None
-            first = process.stdout.readline()
-            process.stdout.close()
-            process.wait(timeout=30)
-            stderr = process.stderr.read()
-        assert (first, stderr, process.returncode) == (b"AS KS QS JS TS 9S 8S\n", b"", 0)
+        command = ["sh", "-c", 'ulimit -v 524288 && exec "$@"', "sh", *FREECELL, "-2..8589934591"]
+        assert first_line(command) == (b"AS KS QS JS TS 9S 8S\n", b"", 0)
         assert list(itertools.islice(parse_deal_spec("-2..8589934591"), 3)) == [-2, -1, 1]
 
 
@@ -152,18 +153,7 @@ class TestStreaming:
     def test_a_closed_pipe_ends_at_once_without_traceback(self) -> None:
         """`freecell 1..1000000 | head` ends as soon as head stops reading."""
         start = time.perf_counter()
-        with subprocess.Popen(
-            [*FREECELL, "1..1000000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
-        ) as process:
-            assert process.stdout is not None
-            assert process.stderr is not None
-            first = process.stdout.readline()
-            process.stdout.close()
-            process.wait(timeout=30)
-            stderr = process.stderr.read()
-        assert first == b"JD KD 2S 4C 3S 6D 6S\n"
-        assert stderr == b""
-        assert process.returncode == 0
+        assert first_line([*FREECELL, "1..1000000"]) == (b"JD KD 2S 4C 3S 6D 6S\n", b"", 0)
         assert time.perf_counter() - start < 10
 
     def test_help(self) -> None:
