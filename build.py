@@ -232,7 +232,8 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     """Serve a built site with the types a browser needs for modules and WebAssembly.
 
     `build.py serve`, the browser tests and the bench all serve with it. With a `prefix`, only
-    paths under it exist (the prefix is stripped), others are 404; `quiet` logs nothing.
+    paths under it exist (the prefix is stripped), others are 404; `quiet` logs nothing;
+    `headers` go with every response.
     """
 
     extensions_map = {  # noqa: RUF012 - the base class declares it as a plain dict
@@ -246,10 +247,24 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         ".whl": "application/zip",
     }
 
-    def __init__(self, *args: Any, directory: str, prefix: str = "/", quiet: bool = False) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        directory: str,
+        prefix: str = "/",
+        quiet: bool = False,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         self.prefix = prefix
         self.quiet = quiet
+        self.extra_headers = headers or {}
         super().__init__(*args, directory=directory)
+
+    def end_headers(self) -> None:
+        """Send the extra headers (such as a Content-Security-Policy) with every response."""
+        for name, value in self.extra_headers.items():
+            self.send_header(name, value)
+        super().end_headers()
 
     def _strip_prefix(self) -> bool:
         """Map the request path into the site; answer 404 and return False if it is outside."""

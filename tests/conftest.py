@@ -28,7 +28,7 @@ from playwright.sync_api import (
 )
 
 from build import CHROMIUM_ARGS, SiteHandler
-from helpers import DESKTOP, DIST, ContextFactory
+from helpers import DESKTOP, DIST, TIMEOUT_MS, ContextFactory, content_security_policy
 
 SUBPATH = "/nested/sub/path/"
 """Where the second server serves dist/: only relative URLs work from there."""
@@ -39,8 +39,6 @@ NO_CHROMIUM = (
     "(`.venv/bin/python -m playwright install chromium`), or point FREECELL_CHROMIUM at a "
     "Chromium or Chrome executable."
 )
-TIMEOUT_MS = 30_000
-"""The default wait for one step; the first boot of the page gets its own, longer wait."""
 
 collect_ignore = ["pyodide_checks.py", "pyodide_snapshot_checks.py"]
 """Scripts that run inside Pyodide (see tests/test_pyodide.py): pytest must not import them."""
@@ -109,8 +107,15 @@ def browser_type_launch_args(
 
 
 def serve(prefix: str) -> ThreadingHTTPServer:
-    """Serve dist/ under `prefix` on a free port of 127.0.0.1, from a daemon thread."""
-    handler = functools.partial(SiteHandler, directory=str(DIST), prefix=prefix, quiet=True)
+    """Serve dist/ under `prefix` on a free port of 127.0.0.1, from a daemon thread.
+
+    Every response carries the page's own Content-Security-Policy as a header too, so that the
+    worker and every script run under it, as strictly as any host could serve them.
+    """
+    headers = {"Content-Security-Policy": content_security_policy()}
+    handler = functools.partial(
+        SiteHandler, directory=str(DIST), prefix=prefix, quiet=True, headers=headers
+    )
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, name=f"dist{prefix}", daemon=True).start()
@@ -149,6 +154,11 @@ def subpath_url(_servers: tuple[ThreadingHTTPServer, ThreadingHTTPServer]) -> st
 # --- pages and their errors -------------------------------------------------------------------
 
 
+CSP_VIOLATION = "Content Security Policy"
+"""What Chromium's console says of every violation of the policy ("Refused to ... because it
+violates the following Content Security Policy directive")."""
+
+
 class ErrorLog:
     """Console errors and uncaught errors of every watched browser context, as text."""
 
@@ -182,11 +192,17 @@ def error_log() -> ErrorLog:
 
 @pytest.fixture(autouse=True)
 def _fail_on_console_errors(request: pytest.FixtureRequest, error_log: ErrorLog) -> Iterator[None]:
-    """Fail a browser test whose pages logged a console error or threw, unless it expects so."""
+    """Fail a browser test whose pages logged a console error or threw, unless it expects so.
+
+    A Content-Security-Policy violation fails every test, expected errors or not.
+    """
     yield
     errors = error_log.take()
     if not request.node.get_closest_marker("browser"):
         return
+    violations = [error for error in errors if CSP_VIOLATION in error]
+    if violations:
+        pytest.fail("the page broke its Content-Security-Policy:\n" + "\n".join(violations))
     if errors and not request.node.get_closest_marker("console_errors_expected"):
         pytest.fail("the page reported errors:\n" + "\n".join(errors), pytrace=False)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
@@ -19,6 +20,8 @@ SOLUTIONS = ROOT / "tests" / "data" / "solutions"
 
 BOOT_MS = 60_000
 """How long the first load may take: Pyodide downloads and starts Python (3-5 s usually)."""
+TIMEOUT_MS = 30_000
+"""The default wait for one step."""
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 360, "height": 740}
 PHONE_OPTIONS: dict[str, Any] = {
@@ -79,6 +82,34 @@ def boot(page: Page, url: str) -> None:
 def shown_columns(page: Page) -> list[list[str]]:
     """Return the card codes of each `[data-column]` on the page, left to right, in DOM order."""
     return cast(list[list[str]], page.evaluate(BOARD_JS))
+
+
+def poll(page: Page, script: str, arg: Any = None, timeout_ms: int = BOOT_MS) -> Any:
+    """Evaluate `script` in the page until it returns something true; return that.
+
+    Playwright's `wait_for_function` evaluates its function with `eval`, which the page's
+    Content-Security-Policy forbids; `evaluate` is not subject to it.
+    """
+    waited = 0
+    while True:
+        value = page.evaluate(script, arg)
+        if value:
+            return value
+        if waited >= timeout_ms:
+            msg = f"still false after {timeout_ms} ms: {script}"
+            raise AssertionError(msg)
+        page.wait_for_timeout(100)
+        waited += 100
+
+
+def content_security_policy() -> str:
+    """Return the Content-Security-Policy that the built page declares in its <meta> tag."""
+    match = re.search(
+        r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">',
+        (DIST / "index.html").read_text(),
+    )
+    assert match is not None, "dist/index.html declares no Content-Security-Policy"
+    return match.group(1)
 
 
 def blur(page: Page) -> None:

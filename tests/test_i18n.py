@@ -287,6 +287,7 @@ class TestPageLanguages:
             for code in ["zh-Hant", "ru", "pt", "en", "it"]:
                 page.locator("#language").select_option(code)
                 expect_language(page, code)
+                expect(page.locator("#status")).to_have_text("")
                 expect(page.locator("#board")).to_have_attribute("data-moves", "5a,52")
                 assert shown_columns(page) == before
                 assert query(page)["deal"] == ["1"]

@@ -333,6 +333,24 @@ class TestLinks:
         expect_moves(page, moves)
         assert shown_table(page) == expected
 
+    def test_reload_keeps_undo_and_redo(self, page: Page, site_url: str) -> None:
+        """After an undo, a reload keeps the move to redo and how the last turn was grouped."""
+        open_game(page, site_url, 1, ["5a", "5b", "5c"])
+        blur(page)
+        page.keyboard.press("5")
+        page.keyboard.press("d")
+        expect_moves(page, ["5a", "5b", "5c", "5d", "5h"])
+        page.locator("[data-action=undo]").click()
+        expect_moves(page, ["5a", "5b", "5c"])
+        boot(page, page.url)  # the same address again: a reload
+        expect_moves(page, ["5a", "5b", "5c"])
+        redo = page.locator("[data-action=redo]")
+        expect(redo).to_be_enabled()
+        redo.click()
+        expect_moves(page, ["5a", "5b", "5c", "5d", "5h"])
+        page.locator("[data-action=undo]").click()
+        expect_moves(page, ["5a", "5b", "5c"])
+
     def test_played_moves_reach_the_url(self, page: Page, site_url: str) -> None:
         """After moves, the page's own URL reopens the same game elsewhere."""
         open_game(page, site_url, 1)

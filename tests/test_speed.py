@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, Request, expect
 
 from conftest import record_requests
-from helpers import BOOT_MS, DIST, ContextFactory, boot, columns_of, manifest, shown_columns
+from helpers import BOOT_MS, DIST, ContextFactory, boot, columns_of, manifest, poll, shown_columns
 
 pytestmark = pytest.mark.browser
 
@@ -35,7 +35,7 @@ def offline_copy_ready(page: Page) -> None:
     Chromium routes navigations to a just-activated service worker only a moment later, so the
     page is visited again (online) until the service worker controls it.
     """
-    page.wait_for_function(ACTIVE_JS, timeout=BOOT_MS)
+    poll(page, ACTIVE_JS)
     for _ in range(10):
         if page.evaluate("() => navigator.serviceWorker.controller !== null"):
             return
@@ -152,7 +152,7 @@ SNAPSHOT_SIZE_JS = """async () => {
 def visit_with_snapshot(page: Page, url: str) -> None:
     """Visit, wait for the snapshot in the cache and the service worker in charge."""
     boot(page, url)
-    page.wait_for_function(SNAPSHOT_JS, timeout=BOOT_MS)
+    poll(page, SNAPSHOT_JS)
     offline_copy_ready(page)
 
 
@@ -193,8 +193,5 @@ class TestSnapshot:
             page.reload()
             expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
             assert_board(page, 617)
-            page.wait_for_function(
-                f"({SNAPSHOT_SIZE_JS})().then((found) => found?.complete && found.nonzero)",
-                timeout=BOOT_MS,
-            )
+            poll(page, f"({SNAPSHOT_SIZE_JS})().then((found) => found?.complete && found.nonzero)")
         assert f"{site_url}{files['dealer']}" in requested

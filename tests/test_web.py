@@ -22,10 +22,13 @@ from helpers import (
     DESKTOP,
     PHONE,
     PHONE_OPTIONS,
+    TIMEOUT_MS,
     ContextFactory,
     blur,
     boot,
     columns_of,
+    content_security_policy,
+    poll,
     shown_columns,
 )
 
@@ -110,7 +113,7 @@ def watch_alert(page: Page) -> None:
 
 def expect_new_alert(page: Page, text: str) -> None:
     """Wait for the alert region to change since `watch_alert`, then to contain `text`."""
-    page.wait_for_function("() => window.__alertChanges > 0")
+    poll(page, "() => window.__alertChanges > 0", timeout_ms=TIMEOUT_MS)
     expect(page.get_by_role("alert")).to_contain_text(text)
 
 
@@ -541,3 +544,33 @@ class TestErrors:
             app.locator(f"[data-action={action}]").click()
         show(app, 1)
         assert error_log.take() == []
+
+
+POLICY = (
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
+    "style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; "
+    "base-uri 'none'; form-action 'self'"
+)
+"""The Content-Security-Policy the page must hold itself to: no inline script or style, no eval."""
+
+
+class TestSecurity:
+    def test_the_page_declares_the_policy(self) -> None:
+        """index.html carries the strict Content-Security-Policy in a <meta> tag."""
+        assert content_security_policy() == POLICY
+
+    def test_a_violation_is_caught(self, app: Page, error_log: ErrorLog) -> None:
+        """An inline script is refused under the policy, and the tests see the refusal."""
+        app.evaluate("""() => {
+            const script = document.createElement("script");
+            script.textContent = "window.__inline = 1";
+            document.head.append(script);
+        }""")
+        errors: list[str] = []
+        for _ in range(50):  # the refusal reaches the console a moment later
+            errors += error_log.take()
+            if any("Content Security Policy" in error for error in errors):
+                break
+            app.wait_for_timeout(100)
+        assert any("Content Security Policy" in error for error in errors), errors
+        assert app.evaluate("() => typeof window.__inline") == "undefined"

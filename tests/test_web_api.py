@@ -474,3 +474,42 @@ class TestErrorCodes:
 
 def _split(moves: str) -> list[str]:
     return [token for token in moves.split(",") if token]
+
+
+class TestHistory:
+    """A page keeps a game's automatic flags and redo moves across a reload."""
+
+    def test_redo_survives(self, session: Session) -> None:
+        """The kept redo moves and flags come back: Redo plays the undone turn again."""
+        session.new_game("1", "5a,5b,5c")
+        session.play("5", "d", "", True)
+        kept = game_of(session.undo())
+        assert (kept["redo"], kept["redo_auto"]) == (["5d", "5h"], [False, True])
+        history = json.dumps({k: kept[k] for k in ("auto", "redo", "redo_auto")})
+        other = Session()
+        reopened = game_of(other.new_game("1", ",".join(kept["moves"]), 0, False, history))
+        assert (reopened["redo"], reopened["redo_auto"]) == (["5d", "5h"], [False, True])
+        assert game_of(other.redo())["moves"] == ["5a", "5b", "5c", "5d", "5h"]
+
+    def test_auto_flags_survive(self, session: Session) -> None:
+        """Kept automatic flags group the undo as before the reload."""
+        history = json.dumps({"auto": [False] * 4 + [True], "redo": [], "redo_auto": []})
+        session.new_game("1", "5a,5b,5c,5d,5h", 0, False, history)
+        assert game_of(session.undo())["moves"] == ["5a", "5b", "5c"]
+
+    @pytest.mark.parametrize(
+        "history",
+        ["", "{", "[]", "null", '{"auto": [true]}', '{"auto": [0,0], "redo": [], "redo_auto": []}',
+         '{"auto": [false, false], "redo": 5, "redo_auto": []}',
+         '{"auto": [false, false], "redo": ["zz"], "redo_auto": [false]}',
+         '{"auto": [false, false], "redo": ["5b"], "redo_auto": []}'],
+    )  # fmt: skip
+    def test_unfit_history_is_ignored(self, session: Session, history: str) -> None:
+        """History that does not fit the moves, or is no history at all, changes nothing."""
+        state = game_of(session.new_game("1", "5a,5b", 0, False, history))
+        assert (state["moves"], state["auto"], state["redo"]) == (["5a", "5b"], [False] * 2, [])
+
+    @given(st.text(max_size=60))
+    def test_any_history_text(self, history: str) -> None:
+        """Any history text at all gets the game."""
+        assert reply(Session().new_game("1", "5a", 0, False, history))["ok"] is True

@@ -211,6 +211,9 @@ class Snapshot(TypedDict):
     can_redo: bool
     won: bool
     moves: list[str]
+    auto: list[bool]
+    redo: list[str]
+    redo_auto: list[bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -1089,7 +1092,9 @@ class Game:
 
         Cascades are lists of card codes from the top of the pile to the bottom card, free
         cells 4 codes or ``None``, foundations the top card of each suit, in the order clubs,
-        diamonds, hearts, spades, or ``None``.
+        diamonds, hearts, spades, or ``None``. ``moves`` and ``auto`` are the moves played and
+        whether each was automatic; ``redo`` and ``redo_auto`` the same for the moves
+        :meth:`redo` would play, next first.
 
         >>> snap = Game.from_deal_number(617).snapshot()
         >>> snap["cascades"][7], snap["freecells"], snap["won"]
@@ -1109,4 +1114,7 @@ class Game:
             "can_redo": self.can_redo,
             "won": position.is_won(),
             "moves": [str(move) for move, _, _ in self._played],
+            "auto": self.auto_flags,
+            "redo": [str(move) for move in self.redo_stack],
+            "redo_auto": [auto for _, auto in reversed(self._undone)],
         }

@@ -24,7 +24,7 @@ import gc
 import json
 import sys
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, TypeGuard
 
 from freecell._cards import CARD_CODES, RANK_CHARS, SUIT_SYMBOLS, card_is_red, parse_card
 from freecell._deal import MAX_DEAL, DealNumberError, deal, format_deal, parse_deal_number
@@ -77,6 +77,55 @@ def _split_moves(moves: str) -> list[str]:
     return [token.strip() for token in str(moves).split(",") if token.strip()]
 
 
+def _is_list_of(value: Any, kind: type, length: int) -> TypeGuard[list[Any]]:
+    """Tell whether ``value`` is a list of ``length`` items of type ``kind``."""
+    return (
+        isinstance(value, list)
+        and len(value) == length
+        and all(isinstance(item, kind) for item in value)
+    )
+
+
+class _History:
+    """What a page kept of a game besides its moves: automatic flags and the redo stack."""
+
+    def __init__(self, auto: list[bool], redo: list[str], redo_auto: list[bool]) -> None:
+        self.auto = auto
+        self.redo = redo
+        self.redo_auto = redo_auto
+
+    @classmethod
+    def read(cls, text: str, moves: int) -> _History:
+        """Read a page's history of a game of ``moves`` moves; an unfit one reads as none."""
+        try:
+            value = json.loads(text) if text else None
+        except ValueError:
+            value = None
+        if isinstance(value, dict):
+            auto, redo, redo_auto = (value.get(key) for key in ("auto", "redo", "redo_auto"))
+            count = len(redo) if isinstance(redo, list) else -1
+            if (
+                _is_list_of(auto, bool, moves)
+                and 0 <= count <= MAX_LINK_MOVES
+                and _is_list_of(redo, str, count)
+                and _is_list_of(redo_auto, bool, count)
+            ):
+                return cls(auto, redo, redo_auto)
+        return cls([False] * moves, [], [])
+
+    def restore_redo(self, game: Game) -> None:
+        """Put the kept redo moves back on the game's redo stack, as far as they are legal."""
+        pushed = 0
+        for move, auto in zip(self.redo, self.redo_auto, strict=True):
+            try:
+                game.push(move, auto=auto)
+            except CodedError:
+                break
+            pushed += 1
+        for _ in range(pushed):
+            game.undo()
+
+
 class Session:
     """One page's game: opened by :meth:`new_game`, then played, undone and redone.
 
@@ -110,14 +159,19 @@ class Session:
             steps.append(game.snapshot())
         return self._reply(game, steps=steps)
 
-    def new_game(self, text: str, moves: str = "", step: int = 0, faces: bool = True) -> str:
+    def new_game(
+        self, text: str, moves: str = "", step: int = 0, faces: bool = True, history: str = ""
+    ) -> str:
         """Open a game of a deal (``step`` places after the one in ``text``) and replay ``moves``.
 
         ``moves`` is a link's comma-separated move tokens; they are replayed with no automatic
         moves, up to the first token that is malformed or illegal, which ``"notice"`` reports.
-        The reply holds the deal's ``number`` and fc-solve ``text``, the ``"game"``, and, unless
-        ``faces`` is false (a caller that has them already), every card's face in ``"faces"``.
-        A refused deal number leaves the session's game as it was.
+        ``history`` is what a page kept of this game (JSON of a snapshot's ``auto``, ``redo``
+        and ``redo_auto``): which of the moves were automatic, and the moves waiting to be
+        redone; it is used if it fits the moves, and ignored otherwise. The reply holds the
+        deal's ``number`` and fc-solve ``text``, the ``"game"``, and, unless ``faces`` is false
+        (a caller that has them already), every card's face in ``"faces"``. A refused deal
+        number leaves the session's game as it was.
 
         >>> reply = json.loads(Session().new_game("617", "", 1))
         >>> reply["number"], reply["game"]["cascades"][0][:2], reply["faces"]["TD"]["rank"]
@@ -133,9 +187,10 @@ class Session:
         self._game = game
         extra: dict[str, Any] = {}
         tokens = _split_moves(moves)
+        kept = _History.read(history, len(tokens))
         for index, token in enumerate(tokens[:MAX_LINK_MOVES], start=1):
             try:
-                game.push(token)
+                game.push(token, auto=kept.auto[index - 1])
             except CodedError as error:
                 params = {"index": index, "move": shorten(token, 12), "reason": error.as_data()}
                 extra = {"notice_code": "link-move", "notice_params": params}
@@ -144,6 +199,8 @@ class Session:
             if len(tokens) > MAX_LINK_MOVES:
                 params = {"count": len(tokens), "max": MAX_LINK_MOVES}
                 extra = {"notice_code": "link-too-long", "notice_params": params}
+            else:
+                kept.restore_redo(game)
         if extra:
             extra["notice"] = message(extra["notice_code"], extra["notice_params"])
         if faces:

@@ -3,6 +3,7 @@
 // Actions run one after another in the order they were asked for, so no key press or click is
 // lost or overtaken, even while Python is still starting.
 import { fromPython, t } from "./i18n.js";
+import { keep, kept } from "./kept.js";
 import rules from "./rules.js";
 import { cardAt } from "./state.js";
 import { readUrl, writeUrl } from "./url.js";
@@ -52,6 +53,7 @@ export function createPlay({ state, bridge, view, messages }) {
     state.deal = reply.number;
     state.text = reply.text;
     state.game = reply.game;
+    keep(state.game);
     state.selection = null;
     state.targets = [];
     const notice = { code: reply.notice_code, params: reply.notice_params };
@@ -89,10 +91,11 @@ export function createPlay({ state, bridge, view, messages }) {
         );
         return;
       }
-      const text = deal.kind === "one" ? deal.text : String(randomDeal());
+      const linked = deal.kind === "one";
+      const text = linked ? deal.text : String(randomDeal());
       const opened = await openGame(
-        { text, moves: deal.kind === "one" ? moves : "" },
-        deal.kind === "one" ? historyMode : "replace",
+        { text, moves: linked ? moves : "", history: linked ? kept(text, moves) : "" },
+        linked ? historyMode : "replace",
       );
       // A language chosen earlier stays in the URL of the entry gone back to.
       if (opened && state.languageChosen && !readUrl().language) writeUrl(state);
@@ -108,6 +111,7 @@ export function createPlay({ state, bridge, view, messages }) {
     state.selection = null;
     state.targets = [];
     if (reply.game) state.game = reply.game;
+    keep(state.game);
     if (!reply.ok) {
       messages.note(pythonError(reply));
       render();

@@ -2,8 +2,9 @@
 // micropip and answers the page's requests with one freecell._web.Session.
 //
 // Protocol, page -> worker: {id, op, args}, where op names the Session method it calls:
-//   new_game {text, moves, step, faces}  opens the session's game (`step` deals on from the
-//                                        one in `text`), replaying a link's comma-separated moves
+//   new_game {text, moves, step, faces, history}  opens the session's game (`step` deals on
+//                                        from the one in `text`), replaying a link's moves with
+//                                        the history the tab kept of them (kept.js)
 //   play {source, target, card, auto}    a move (places 1-8, a-d, h; card optional)
 //   play_card {card, auto}               a double click's best move
 //   undo | redo | restart                the history
@@ -222,8 +223,14 @@ api.then(
 
 // Each operation calls the Session method of its name, with its arguments as Python's types.
 const operations = {
-  new_game: (session, { text, moves = "", step = 0, faces = true }) =>
-    session.new_game(String(text), String(moves), Number(step) || 0, Boolean(faces)),
+  new_game: (session, { text, moves = "", step = 0, faces = true, history = "" }) =>
+    session.new_game(
+      String(text),
+      String(moves),
+      Number(step) || 0,
+      Boolean(faces),
+      String(history),
+    ),
   play: (session, { source, target, card = "", auto = true }) =>
     session.play(String(source), String(target), String(card ?? ""), Boolean(auto)),
   play_card: (session, { card, auto = true }) => session.play_card(String(card), Boolean(auto)),

@@ -61,7 +61,6 @@ export default {
   "help.range": "Deals are numbered {min} to {max}; -1 and -2 are Windows FreeCell's two special deals.",
   "help.share": "Share a deal with its link: {deal}; a game in progress carries its moves too: {moves}.",
 
-  "status.loading": "Loading…",
   "status.downloading": "Downloading Python…",
   "status.starting": "Starting Python…",
   "status.installing": "Installing the dealer…",

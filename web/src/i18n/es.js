@@ -57,7 +57,6 @@ export default {
   "help.range": "Las partidas van de la {min} a la {max}; -1 y -2 son las dos partidas especiales del FreeCell de Windows.",
   "help.share": "Comparte una partida con su enlace: {deal}; una partida empezada lleva también sus movimientos: {moves}.",
 
-  "status.loading": "Cargando…",
   "status.downloading": "Descargando Python…",
   "status.starting": "Iniciando Python…",
   "status.installing": "Instalando el repartidor…",

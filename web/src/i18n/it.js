@@ -57,7 +57,6 @@ export default {
   "help.range": "Le partite sono numerate da {min} a {max}; -1 e -2 sono le due partite speciali del FreeCell di Windows.",
   "help.share": "Condividi una partita con il suo link: {deal}; una partita in corso porta con sé anche le mosse: {moves}.",
 
-  "status.loading": "Caricamento…",
   "status.downloading": "Download di Python…",
   "status.starting": "Avvio di Python…",
   "status.installing": "Installazione del mazziere…",

@@ -57,7 +57,6 @@ export default {
   "help.range": "Os jogos vão de {min} a {max}; -1 e -2 são os dois jogos especiais do FreeCell do Windows.",
   "help.share": "Compartilhe um jogo pelo link: {deal}; uma partida em andamento leva também as jogadas: {moves}.",
 
-  "status.loading": "Carregando…",
   "status.downloading": "Baixando o Python…",
   "status.starting": "Iniciando o Python…",
   "status.installing": "Instalando o distribuidor de cartas…",

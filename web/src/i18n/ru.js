@@ -57,7 +57,6 @@ export default {
   "help.range": "Номера раскладов — от {min} до {max}; -1 и -2 — два особых расклада FreeCell из Windows.",
   "help.share": "Поделитесь раскладом по ссылке: {deal}; начатая игра передаёт и свои ходы: {moves}.",
 
-  "status.loading": "Загрузка…",
   "status.downloading": "Загрузка Python…",
   "status.starting": "Запуск Python…",
   "status.installing": "Установка раздатчика…",

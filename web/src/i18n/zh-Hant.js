@@ -57,7 +57,6 @@ export default {
   "help.range": "牌局編號從 {min} 到 {max}；-1 和 -2 是 Windows 空當接龍的兩個特殊牌局。",
   "help.share": "用連結分享牌局：{deal}；進行中的遊戲也會帶上走過的步：{moves}。",
 
-  "status.loading": "載入中…",
   "status.downloading": "正在下載 Python…",
   "status.starting": "正在啟動 Python…",
   "status.installing": "正在安裝發牌程式…",

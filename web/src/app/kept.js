@@ -1,0 +1,39 @@
+// What a reload would lose: which moves were automatic (for Undo) and the moves waiting for
+// Redo. The URL carries only the moves, so this tab keeps the rest in sessionStorage, per game
+// (its deal and moves); Python (Session.new_game's `history`) checks it before using it.
+
+const KEY = "freecell.kept";
+const MOST = 30; // games kept per tab
+
+function load() {
+  try {
+    const value = JSON.parse(sessionStorage.getItem(KEY) ?? "[]");
+    return Array.isArray(value) ? value : [];
+  } catch {
+    return []; // storage off, or a value that is not ours: nothing kept
+  }
+}
+
+function name(deal, moves) {
+  return `${deal}|${moves}`;
+}
+
+/** Keep a game's history (from its state): its automatic flags and its redo moves. */
+export function keep(game) {
+  const key = name(game.deal, game.moves.join(","));
+  const history = { auto: game.auto, redo: game.redo, redo_auto: game.redo_auto };
+  const entries = load().filter((entry) => entry?.key !== key);
+  entries.push({ key, history });
+  try {
+    sessionStorage.setItem(KEY, JSON.stringify(entries.slice(-MOST)));
+  } catch {
+    // storage may be off or full: a reload then loses only the redo moves
+  }
+}
+
+/** The history kept for a game given by its deal's text and its moves (as JSON), or "". */
+export function kept(deal, moves) {
+  const key = name(deal, moves);
+  const entry = load().find((item) => item?.key === key);
+  return entry ? JSON.stringify(entry.history) : "";
+}
