@@ -51,6 +51,32 @@ BAD_QUERIES = {
     "repeated": "deal=1&deal=2",
 }
 
+MARKUP = "<img src=x onerror=window.__xss=1><script>window.__xss=2</script>"
+HOSTILE_QUERIES = {
+    "markup-deal": "deal=" + quote(MARKUP),
+    "markup-moves": "deal=1&moves=" + quote(MARKUP),
+    "markup-lang": "deal=1&lang=" + quote(MARKUP),
+    "huge-number": "deal=" + "9" * 400,
+    "unicode-digits": "deal=" + quote("６١٧"),  # noqa: RUF001 - full-width and Arabic digits
+    "nul": "deal=617%00&moves=5a%00",
+    "ten-thousand-moves": "deal=1&moves=" + ",".join(["5a", "a5"] * 5000),
+    "duplicates": "deal=617&moves=5a&moves=5b&lang=ru&lang=pt",
+    "bidi-and-spaces": "deal=%E2%80%AE617%20&moves=%20%205a%20",
+    "javascript-url": "deal=javascript:window.__xss=3",
+}
+"""Links an attacker or a broken program could make."""
+TRAP_DIALOGS_JS = """
+window.__dialogs = 0;
+for (const name of ["alert", "confirm", "prompt"]) {
+  window[name] = () => { window.__dialogs += 1; };
+}
+"""
+MADE_FROM_INPUT_JS = """() => Array.from(document.querySelectorAll("*"))
+    .filter((element) => ["IMG", "B", "IFRAME", "OBJECT", "EMBED"].includes(element.tagName)
+        || (element.tagName === "SCRIPT" && !element.src)
+        || Array.from(element.attributes).some((attribute) => /^on/i.test(attribute.name)))
+    .map((element) => element.outerHTML.slice(0, 80))"""
+
 
 class ErrorLog(Protocol):
     """conftest's `error_log`: the console errors and uncaught errors seen so far."""
@@ -403,6 +429,23 @@ class TestBadInput:
         shown = fresh_page.locator("#board").get_attribute("data-deal")
         if shown is not None:
             assert shown_columns(fresh_page) == columns_of(int(shown))
+
+    @pytest.mark.parametrize("query", HOSTILE_QUERIES.values(), ids=HOSTILE_QUERIES.keys())
+    def test_hostile_links(self, fresh_page: Page, site_url: str, query: str) -> None:
+        """A hostile link: ready, a deal or a clear message, nothing made from it, Next works."""
+        page = fresh_page
+        page.add_init_script(TRAP_DIALOGS_JS)
+        boot(page, f"{site_url}?{query}")
+        said = page.locator("#message").text_content() or ""
+        shown = page.locator("#board").get_attribute("data-deal")
+        assert shown is not None or said.strip(), "neither a deal nor a message"
+        assert page.evaluate(MADE_FROM_INPUT_JS) == []
+        before = shown
+        page.locator("[data-action=next]").click()
+        expect(page.locator("#board")).to_have_attribute("data-deal", re.compile(r"-?\d+"))
+        expect(page.locator("#board")).not_to_have_attribute("data-deal", before or "")
+        assert page.evaluate("() => window.__dialogs") == 0
+        assert_nothing_injected(page)
 
 
 class Gate:
