@@ -601,6 +601,9 @@ class TestInterface:
             "can_redo": True,
             "won": False,
             "moves": ["5a", "5b", "5c", "5d"],
+            "auto": [False, False, False, False],
+            "redo": ["5h"],
+            "redo_auto": [False],
         }
 
     def test_snapshot_foundations_are_top_cards_in_suit_order(self) -> None:
