@@ -112,6 +112,21 @@ def content_security_policy() -> str:
     return match.group(1)
 
 
+def press(page: Page, action: str) -> None:
+    """Click the `[data-action=...]` button, opening the "⋯" menu first if it is in there."""
+    button = page.locator(f"[data-action={action}]")
+    if not button.is_visible():
+        page.locator(".more-toggle").click()
+    button.click()
+
+
+def menu(page: Page) -> None:
+    """Open the "⋯" menu (the language, the auto-move setting and the rarer actions)."""
+    toggle = page.locator(".more-toggle")
+    if toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+
+
 def blur(page: Page) -> None:
     """Move focus out of any control, so that keys go to the page's shortcuts."""
     page.evaluate("() => document.activeElement?.blur()")

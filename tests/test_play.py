@@ -14,7 +14,16 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, expect
 
-from helpers import PHONE_OPTIONS, ContextFactory, blur, boot, engine_after, solution
+from helpers import (
+    PHONE_OPTIONS,
+    ContextFactory,
+    blur,
+    boot,
+    engine_after,
+    menu,
+    press,
+    solution,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -79,10 +88,12 @@ def card(page: Page, code: str) -> Locator:
 
 
 def set_auto(page: Page, on: bool) -> None:
-    """Set the safe auto-move checkbox."""
+    """Set the safe auto-move checkbox (in the "⋯" menu)."""
     box = page.locator("input#auto")
     if box.is_checked() != on:
+        menu(page)
         box.click()
+        page.keyboard.press("Escape")
     expect(box).to_be_checked(checked=on)
 
 
@@ -195,7 +206,7 @@ class TestDrag:
         open_game(page, site_url, 617)
         before = shown_table(page)
         mouse_drag(page, card(page, "QH"), page.locator("[data-foundation='0']"))
-        expect(page.get_by_role("alert")).to_contain_text("cannot go to the foundations")
+        expect(page.get_by_role("alert")).to_contain_text("can't go home yet")
         assert shown_table(page) == before
         assert shown_moves(page) == []
 
@@ -212,7 +223,7 @@ class TestKeyboard:
         expect_moves(page, ["5a"])
         page.keyboard.press("a")
         page.keyboard.press("5")
-        expect(page.get_by_role("alert")).to_contain_text("does not fit")
+        expect(page.get_by_role("alert")).to_contain_text("can't go on")
         assert shown_moves(page) == ["5a"]
 
     def test_escape_cancels(self, page: Page, site_url: str) -> None:
@@ -298,7 +309,7 @@ class TestUndoRedo:
     def test_restart(self, page: Page, site_url: str) -> None:
         """Restart shows the deal again; Redo replays the moves, so nothing is lost."""
         open_game(page, site_url, 1, ["5a", "5b"])
-        page.locator("[data-action=restart]").click()
+        press(page, "restart")
         expect_moves(page, [])
         assert shown_table(page) == engine_table(1, [])
         page.locator("[data-action=redo]").click()
@@ -372,7 +383,7 @@ class TestLinks:
 
     @pytest.mark.parametrize(
         ("moves", "played", "bad"),
-        [("5a,5b,zz,5c", ["5a", "5b"], "'zz'"), ("5a,2h,5b", ["5a"], "'2h'"),
+        [("5a,5b,zz,5c", ["5a", "5b"], "“zz”"), ("5a,2h,5b", ["5a"], "“2h”"),
          ("<img src=x onerror=window.__xss=1>", [], "<img")],
     )  # fmt: skip
     def test_bad_moves_are_reported(
@@ -409,9 +420,7 @@ class TestIllegal:
         before = shown_table(page)
         card(page, "9C").click()
         page.locator("[data-foundation='2']").click()
-        expect(page.get_by_role("alert")).to_contain_text(
-            "9C cannot go to the foundations, which need the AC next"
-        )
+        expect(page.get_by_role("alert")).to_contain_text("9♣ can't go home yet: A♣ comes first.")
         assert shown_table(page) == before
         assert shown_moves(page) == ["5a"]
         assert url_moves(page) == "5a"

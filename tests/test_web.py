@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from conftest import record_requests
-from freecell import MAX_DEAL, card_name, deal, format_deal
+from freecell import MAX_DEAL, Game, card_name, deal, parse_position
 from helpers import (
     BOOT_MS,
     DESKTOP,
@@ -29,6 +29,7 @@ from helpers import (
     columns_of,
     content_security_policy,
     poll,
+    press,
     shown_columns,
 )
 
@@ -278,7 +279,7 @@ class TestNavigation:
     def test_random_button(self, app: Page) -> None:
         """Random shows some valid deal, exactly, and puts it in the URL."""
         show(app, 617)
-        app.locator("[data-action=random]").click()
+        press(app, "random")
         expect(app.locator("#board")).not_to_have_attribute("data-deal", "617")
         number = shown_number(app)
         assert 1 <= number <= MAX_DEAL
@@ -354,25 +355,23 @@ class TestKeyboard:
         assert "/" not in app.locator("#deal").input_value()
 
     def test_question_mark_toggles_help(self, app: Page) -> None:
-        """`?` shows and hides the help; Escape closes it; the help button tracks it."""
+        """`?` opens the help dialog and closes it; so do Escape and its close button."""
         show(app, 617)
         blur(app)
-        help_panel, button = app.locator("#help"), app.locator("[data-action=help]")
-        expect(help_panel).to_be_hidden()
+        dialog = app.locator("dialog#help")
+        expect(dialog).to_be_hidden()
         app.keyboard.press("?")
-        expect(help_panel).to_be_visible()
-        expect(button).to_have_attribute("aria-expanded", "true")
+        expect(dialog).to_be_visible()
         app.keyboard.press("?")
-        expect(help_panel).to_be_hidden()
+        expect(dialog).to_be_hidden()
         app.keyboard.press("?")
-        expect(help_panel).to_be_visible()
+        expect(dialog).to_be_visible()
         app.keyboard.press("Escape")
-        expect(help_panel).to_be_hidden()
-        expect(button).to_have_attribute("aria-expanded", "false")
-        button.click()
-        expect(help_panel).to_be_visible()
-        button.click()
-        expect(help_panel).to_be_hidden()
+        expect(dialog).to_be_hidden()
+        press(app, "help")
+        expect(dialog).to_be_visible()
+        dialog.locator("[data-action=close]").click()
+        expect(dialog).to_be_hidden()
 
     def test_keys_in_the_field_are_text(self, app: Page) -> None:
         """Letters typed into the deal field are text, not shortcuts."""
@@ -391,19 +390,24 @@ class TestCopy:
         show(app, 617)
         app.evaluate("() => navigator.clipboard.writeText('nothing yet')")
         watch_alert(app)
-        app.locator("[data-action=copy-link]").click()
+        press(app, "copy-link")
         expect_new_alert(app, "Copied")
         assert clipboard(app) == app.url
         assert app.url.endswith("?deal=617")
 
-    def test_copy_text(self, app: Page) -> None:
-        """Copy text puts the board on the clipboard just as `python -m freecell 617` prints it."""
-        show(app, 617)
+    def test_copy_text(self, app: Page, site_url: str) -> None:
+        """Copy text puts the position on the table on the clipboard, in fc-solve's format."""
+        boot(app, f"{site_url}?deal=617&moves=82,52")
         app.evaluate("() => navigator.clipboard.writeText('nothing yet')")
         watch_alert(app)
-        app.locator("[data-action=copy-text]").click()
+        blur(app)
+        app.keyboard.press("t")
         expect_new_alert(app, "Copied")
-        assert clipboard(app) == format_deal(deal(617))
+        game = Game.from_deal_number(617)
+        for move in ("82", "52"):
+            game.push(move)
+        assert clipboard(app) == f"{game.position}\n"
+        assert parse_position(clipboard(app)) == game.position
 
 
 class TestBadInput:
@@ -583,8 +587,9 @@ class TestErrors:
     def test_a_session_logs_no_errors(self, app: Page, error_log: ErrorLog) -> None:
         """Loading, every button and a typed deal log no console error and throw nothing."""
         show(app, 617)
-        for action in ("next", "prev", "random", "copy-link", "copy-text", "help", "help"):
-            app.locator(f"[data-action={action}]").click()
+        for action in ("next", "prev", "random", "copy-link", "copy-text", "help", "stats"):
+            press(app, action)
+            app.keyboard.press("Escape")  # closes a window that opened, drops nothing else
         show(app, 1)
         assert error_log.take() == []
 

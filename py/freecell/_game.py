@@ -634,13 +634,18 @@ class Position:
         ]
         return empty[0] if empty else None
 
-    def find_move(self, source: Place, target: Place, card: Card | str | None = None) -> Move:
+    def find_move(
+        self, source: Place, target: Place, card: Card | str | None = None, *, longest: bool = False
+    ) -> Move:
         """Return the legal move that takes the card(s) at ``source`` to ``target``.
 
         ``card`` is the card a user picked up, if any: in a cascade, the cards below it go
         along. Without it, the place's card moves; onto an empty cascade, the longest run that
-        may go there. Raises :class:`IllegalMoveError` or :class:`InvalidMoveError` saying why
-        no legal move does that, and :class:`~freecell.CardError` for text that is no card.
+        may go there. With ``longest`` (a click, where a drag moves exactly what it holds), a
+        move onto an empty cascade takes as much of the run as the rules allow: the whole
+        bottom run when ``card`` is the bottom card, else the cards from ``card`` down. Raises
+        :class:`IllegalMoveError` or :class:`InvalidMoveError` saying why no legal move does
+        that, and :class:`~freecell.CardError` for text that is no card.
 
         >>> position = Position.from_deal(deal(617))
         >>> position.find_move("8", "2")
@@ -667,6 +672,10 @@ class Position:
         if held not in cascade:
             raise IllegalMoveError("card-not-in-cascade", card=CARD_CODES[held], cascade=source)
         count = len(cascade) - cascade.index(held)
+        if longest and target in CASCADES and self.card_at(target) is None:
+            run = _run_length(cascade)
+            wanted = run if count == 1 else min(count, run)
+            count = max(1, min(wanted, self.max_run(to_empty_cascade=True)))
         if count > 1 and target not in CASCADES:
             raise IllegalMoveError(
                 "bottom-card-only-foundations"

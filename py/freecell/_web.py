@@ -29,7 +29,7 @@ from typing import Any, Final, TypeGuard
 from freecell._cards import CARD_CODES, RANK_CHARS, SUIT_SYMBOLS, card_is_red, parse_card
 from freecell._deal import MAX_DEAL, DealNumberError, deal, format_deal, parse_deal_number
 from freecell._errors import ERROR_CODES, CodedError, message, shorten
-from freecell._game import CASCADES, Game, HistoryError
+from freecell._game import CASCADES, Game, HistoryError, Move, Position, Snapshot
 
 __all__ = ["ERROR_CODES", "MAX_LINK_MOVES", "Session", "forget_installer", "warm_up"]
 
@@ -84,6 +84,40 @@ def _is_list_of(value: Any, kind: type, length: int) -> TypeGuard[list[Any]]:
         and len(value) == length
         and all(isinstance(item, kind) for item in value)
     )
+
+
+def _made(position: Position, move: Move) -> dict[str, Any]:
+    """Describe a legal move before it is played, for a page to say it.
+
+    ``{"move": notation, "cards": the card codes it moves, top first, "target": the place,
+    "onto": the card it goes onto, or None}``.
+
+    >>> _made(Position.from_deal(deal(617)), Move.parse("82"))
+    {'move': '82', 'cards': ['QH'], 'target': '2', 'onto': 'KS'}
+    """
+    resolved, count = position.resolve(move)
+    if resolved.source in CASCADES:
+        cards = position.cascades[CASCADES.index(resolved.source)][-count:]
+    else:
+        cards = tuple(card for card in [position.card_at(resolved.source)] if card is not None)
+    onto = position.card_at(resolved.target) if resolved.target in CASCADES else None
+    return {
+        "move": str(resolved),
+        "cards": [CARD_CODES[card] for card in cards],
+        "target": resolved.target,
+        "onto": None if onto is None else CARD_CODES[onto],
+    }
+
+
+def _auto_moves(game: Game) -> tuple[list[dict[str, Any]], list[Snapshot]]:
+    """Play the safe automatic moves; return what each made and the game after each."""
+    made: list[dict[str, Any]] = []
+    steps: list[Snapshot] = []
+    while (move := game.next_auto_move()) is not None:
+        made.append(_made(game.position, move))
+        game.push(move, auto=True)
+        steps.append(game.snapshot())
+    return made, steps
 
 
 class _History:
@@ -152,12 +186,20 @@ class Session:
             return self._refuse(None, CodedError("no-game"))
         return self._game
 
-    def _played(self, game: Game, auto: bool) -> str:
-        """Reply after a player's move: with ``auto``, the safe automatic moves follow."""
+    def _play(self, game: Game, move: Move, auto: bool) -> str:
+        """Play a player's move; with ``auto``, the safe automatic moves follow.
+
+        The reply's ``"made"`` describes each move made (see :func:`_made`), and ``"steps"``
+        holds the game after each.
+        """
+        made = [_made(game.position, move)]
+        game.push(move)
         steps = [game.snapshot()]
-        while auto and game.auto_move() is not None:
-            steps.append(game.snapshot())
-        return self._reply(game, steps=steps)
+        if auto:
+            made_auto, steps_auto = _auto_moves(game)
+            made += made_auto
+            steps += steps_auto
+        return self._reply(game, steps=steps, made=made)
 
     def new_game(
         self, text: str, moves: str = "", step: int = 0, faces: bool = True, history: str = ""
@@ -207,13 +249,17 @@ class Session:
             extra["faces"] = _FACES
         return self._reply(game, number=number, text=format_deal(deal(number)), **extra)
 
-    def play(self, source: str, target: str, card: str = "", auto: bool = True) -> str:
+    def play(
+        self, source: str, target: str, card: str = "", auto: bool = True, longest: bool = False
+    ) -> str:
         """Play a player's move from ``source`` to ``target`` (places 1-8, a-d, h).
 
         ``card`` names the card picked up, when the player picked one: in a cascade it takes
-        the cards below it along (see :meth:`~freecell.Position.find_move`). With ``auto``, the
-        safe automatic moves follow, each a move of its own. A refused move gets ``"error"``,
-        the engine's reason, and changes nothing.
+        the cards below it along; ``longest`` (a click rather than a drag) moves as much of a
+        run onto an empty cascade as the rules allow (see
+        :meth:`~freecell.Position.find_move`). With ``auto``, the safe automatic moves follow,
+        each a move of its own. A refused move gets ``"error"``, the engine's reason, and
+        changes nothing.
 
         >>> session = Session(); _ = session.new_game("1")
         >>> reply = json.loads(session.play("5", "a"))
@@ -226,10 +272,12 @@ class Session:
         if isinstance(game, str):
             return game
         try:
-            game.push(game.position.find_move(str(source), str(target), str(card or "")))
+            move = game.position.find_move(
+                str(source), str(target), str(card or ""), longest=bool(longest)
+            )
         except CodedError as error:
             return self._refuse(game, error)
-        return self._played(game, bool(auto))
+        return self._play(game, move, bool(auto))
 
     def play_card(self, card: str, auto: bool = True) -> str:
         """Play the move a double click on ``card`` makes (the engine's best move for it).
@@ -250,8 +298,34 @@ class Session:
         if move is None:
             stuck = CodedError("card-stuck", card=CARD_CODES[parse_card(str(card))])
             return self._refuse(game, stuck)
-        game.push(move)
-        return self._played(game, bool(auto))
+        return self._play(game, move, bool(auto))
+
+    def auto_moves(self) -> str:
+        """Play the safe automatic moves there are now (auto-move was just turned on).
+
+        They count as automatic moves of the last turn, so Undo takes them back with it.
+
+        >>> session = Session(); _ = session.new_game("1", "5a,5b,5c,5d")
+        >>> json.loads(session.auto_moves())["game"]["moves"][-1]
+        '5h'
+        """
+        game = self._game_or_refusal()
+        if isinstance(game, str):
+            return game
+        made, steps = _auto_moves(game)
+        return self._reply(game, steps=steps, made=made)
+
+    def position_text(self) -> str:
+        """Return the game's position in fc-solve's format, as "Copy text" copies it.
+
+        >>> session = Session(); _ = session.new_game("617", "82")
+        >>> print(json.loads(session.position_text())["text"].splitlines()[-1])
+        : AH KH TC JS 2S
+        """
+        game = self._game_or_refusal()
+        if isinstance(game, str):
+            return game
+        return self._reply(game, text=str(game.position) + "\n")
 
     def undo(self) -> str:
         """Take back the player's last move and the automatic moves that followed it.
@@ -328,6 +402,9 @@ def warm_up(number: int) -> None:
     session.play_card(CARD_CODES[0])
     session.play("1", "a")
     session.play("1", "9")
+    session.play("2", "a", CARD_CODES[0], True, True)
+    session.auto_moves()
+    session.position_text()
     session.undo()
     session.redo()
     session.restart()

@@ -1,45 +1,92 @@
-// The table view: draws a game (as freecell._web reports it), the selection and its targets
-// from the state. Only this module touches cards. Everything shown comes from Python's replies
-// and goes in through textContent and dataset; names and labels are in the page's language
-// (i18n.js), so a re-render re-says them all.
+// The table view: draws a game (as freecell._web reports it), the selection, its targets and a
+// hint, from the state. Only this module touches cards. Everything shown comes from Python's
+// replies and goes in through textContent and dataset; names and labels are in the page's
+// language (i18n.js), so a re-render re-says them all. Moved cards glide to their new place
+// (FLIP: First, Last, Invert, Play), unless the player prefers reduced motion.
 import { cardName, language, suitName, t } from "./i18n.js";
 import rules from "./rules.js";
-import { cardsAt, isCascade, isFreecell } from "./state.js";
+import { cardAt, cardsAt, isCascade, isFreecell } from "./state.js";
+
+const GLIDE_MS = 180;
+const TEXT_STYLE = "\uFE0E"; // a variation selector: the court figures as text, not emoji
+
+// Where the pips of a 2 to 10 go, in percent of the face: [x, y]; those below the middle are
+// turned, as on printed cards.
+const PIPS = {
+  2: [[50, 0], [50, 100]],
+  3: [[50, 0], [50, 50], [50, 100]],
+  4: [[0, 0], [100, 0], [0, 100], [100, 100]],
+  5: [[0, 0], [100, 0], [50, 50], [0, 100], [100, 100]],
+  6: [[0, 0], [100, 0], [0, 50], [100, 50], [0, 100], [100, 100]],
+  7: [[0, 0], [100, 0], [50, 25], [0, 50], [100, 50], [0, 100], [100, 100]],
+  8: [[0, 0], [100, 0], [50, 25], [0, 50], [100, 50], [50, 75], [0, 100], [100, 100]],
+  9: [[0, 0], [100, 0], [0, 33], [100, 33], [50, 50], [0, 67], [100, 67], [0, 100], [100, 100]],
+  10: [[0, 0], [100, 0], [50, 17], [0, 33], [100, 33], [0, 67], [100, 67], [50, 83], [0, 100],
+    [100, 100]],
+};
+const FIGURES = { 11: "♞", 12: "♛", 13: "♚" }; // jack, queen, king
+const SUIT_CLASSES = ["clubs", "diamonds", "hearts", "spades"];
+
+function span(className, text = "") {
+  const element = document.createElement("span");
+  element.className = className;
+  element.textContent = text;
+  return element;
+}
+
+function index(face, where) {
+  const element = span(`index ${where}`);
+  element.setAttribute("aria-hidden", "true");
+  element.append(span("rank", face.rank), span("suit", face.suit));
+  return element;
+}
+
+/** The middle of a card: pips, a court figure, or an ace's one large pip. */
+function faceOf(face) {
+  const rank = face.rank_index + 1;
+  const element = span("face");
+  element.setAttribute("aria-hidden", "true");
+  if (rank === 1) {
+    const pip = span("pip ace", face.suit);
+    pip.style.setProperty("--x", "50");
+    pip.style.setProperty("--y", "50");
+    element.append(pip);
+  } else if (rank > 10) {
+    element.classList.add("court");
+    const figure = span("figure", FIGURES[rank] + TEXT_STYLE);
+    element.append(figure, span("court-mark", face.rank + face.suit));
+  } else {
+    for (const [x, y] of PIPS[rank]) {
+      const pip = span(y > 50 ? "pip turned" : "pip", face.suit);
+      pip.style.setProperty("--x", String(x));
+      pip.style.setProperty("--y", String(y));
+      element.append(pip);
+    }
+  }
+  return element;
+}
 
 /** A card element: an <li> in a cascade, a <div> in a free cell or on a foundation. */
 function cardElement(code, face, tag = "li") {
   const item = document.createElement(tag);
-  item.className = face.red ? "card red" : "card black";
+  const colour = face.red ? "red" : "black";
+  item.className = `card ${colour} rank-${face.rank_index + 1} ${SUIT_CLASSES[face.suit_index]}`;
   item.dataset.card = code;
   item.setAttribute("aria-label", cardName(face));
-  item.style.setProperty("--i", "0");
-  const corner = document.createElement("span");
-  corner.className = "corner";
-  corner.setAttribute("aria-hidden", "true");
-  const rank = document.createElement("span");
-  rank.className = "rank";
-  rank.textContent = face.rank;
-  const suit = document.createElement("span");
-  suit.className = "suit";
-  suit.textContent = face.suit;
-  corner.append(rank, suit);
-  const pip = document.createElement("span");
-  pip.className = "pip";
-  pip.setAttribute("aria-hidden", "true");
-  pip.textContent = face.suit;
-  item.append(corner, pip);
+  item.append(index(face, "top"), faceOf(face), index(face, "bottom"));
   return item;
 }
 
 // Each card's cascade element is made once per language and then only moved between
 // cascades: a deal change or a move rebuilds no card, so the page keeps up with every click.
+// A free cell's or a foundation's card is made again only when another card goes there.
 let cascadeCards = new Map();
-let cascadeCardsLanguage = "";
+let cardsLanguage = "";
 
 function cascadeCard(code, faces) {
-  if (cascadeCardsLanguage !== language()) {
+  if (cardsLanguage !== language()) {
     cascadeCards = new Map();
-    cascadeCardsLanguage = language();
+    cardsLanguage = language();
   }
   let element = cascadeCards.get(code);
   if (!element) {
@@ -50,17 +97,6 @@ function cascadeCard(code, faces) {
 }
 
 function renderCascades(board, cascades, faces) {
-  if (board.children.length !== cascades.length) {
-    board.replaceChildren(
-      ...cascades.map((_, index) => {
-        const column = document.createElement("ol");
-        column.className = "cascade";
-        column.dataset.column = rules.cascades[index];
-        column.tabIndex = 0;
-        return column;
-      }),
-    );
-  }
   cascades.forEach((codes, index) => {
     const column = board.children[index];
     column.setAttribute(
@@ -68,13 +104,7 @@ function renderCascades(board, cascades, faces) {
       t("board.cascade", { column: rules.cascades[index], count: codes.length }),
     );
     column.style.setProperty("--n", String(Math.max(codes.length, 1)));
-    const elements = codes.map((code, i) => {
-      const element = cascadeCard(code, faces);
-      if (element.style.getPropertyValue("--i") !== String(i)) {
-        element.style.setProperty("--i", String(i));
-      }
-      return element;
-    });
+    const elements = codes.map((code) => cascadeCard(code, faces));
     const same =
       elements.length === column.children.length &&
       elements.every((element, i) => column.children[i] === element);
@@ -85,11 +115,14 @@ function renderCascades(board, cascades, faces) {
 /** Draw a game's cascades, free cells and foundations' top cards. */
 function renderGame(table, game, faces) {
   const board = table.querySelector("#board");
+  const relabel = cardsLanguage !== language(); // before the cascades take the new language
   renderCascades(board, game.cascades, faces);
   table.querySelectorAll("[data-freecell]").forEach((slot, index) => {
     const code = game.freecells[index];
     const place = t("board.freecell", { cell: rules.freecells[index].toUpperCase() });
-    slot.replaceChildren(...(code ? [cardElement(code, faces[code], "div")] : []));
+    if (relabel || slot.firstElementChild?.dataset.card !== code) {
+      slot.replaceChildren(...(code ? [cardElement(code, faces[code], "div")] : []));
+    }
     slot.setAttribute(
       "aria-label",
       code
@@ -100,7 +133,9 @@ function renderGame(table, game, faces) {
   table.querySelectorAll("[data-foundation]").forEach((slot, index) => {
     const code = game.foundations[index];
     const place = t("board.foundation", { suit: suitName(index) });
-    slot.replaceChildren(...(code ? [cardElement(code, faces[code], "div")] : []));
+    if (relabel || slot.firstElementChild?.dataset.card !== code) {
+      slot.replaceChildren(...(code ? [cardElement(code, faces[code], "div")] : []));
+    }
     slot.setAttribute(
       "aria-label",
       code
@@ -122,44 +157,131 @@ export function placeOf(element) {
   return null;
 }
 
-/** Return the element that stands for a place (a cascade, a free cell, the foundations). */
-function placeElement(table, place) {
-  if (isCascade(place)) return table.querySelector(`[data-column="${place}"]`);
+/** The element of a place as a target: a cascade's bottom card (or the empty cascade), a free
+ * cell, or the foundation of the suit of `card`. */
+function targetElement(table, game, faces, place, card, { slot = false } = {}) {
+  if (isCascade(place)) {
+    const column = table.querySelector(`[data-column="${place}"]`);
+    const bottom = cardAt(game, place);
+    return bottom && !slot ? column.querySelector(`[data-card="${bottom}"]`) : column;
+  }
   if (isFreecell(place)) {
     return table.querySelector(`[data-freecell="${rules.freecells.indexOf(place)}"]`);
   }
-  return table.querySelector(".foundations");
+  const suit = faces[card]?.suit_index;
+  return suit === undefined ? null : table.querySelector(`[data-foundation="${suit}"]`);
+}
+
+function clear(table, attribute) {
+  for (const element of table.querySelectorAll(`[${attribute}]`)) {
+    element.removeAttribute(attribute);
+  }
 }
 
 /** Mark a selection: the chosen card and the cards below it in its cascade; null clears it. */
 function renderSelection(table, game, selection) {
-  for (const element of table.querySelectorAll("[aria-current], [data-selected]")) {
-    element.removeAttribute("aria-current");
-    delete element.dataset.selected;
-  }
+  clear(table, "aria-current");
+  clear(table, "data-selected");
   if (!selection) return;
-  const place = placeElement(table, selection.place);
-  if (!place) return;
-  place.dataset.selected = "true";
   const codes = cardsAt(game, selection.place);
   const from = selection.card ? codes.indexOf(selection.card) : -1;
   for (const code of codes.slice(from >= 0 ? from : codes.length - 1)) {
-    place.querySelector(`[data-card="${code}"]`)?.setAttribute("aria-current", "true");
+    table.querySelector(`[data-card="${code}"]`)?.setAttribute("aria-current", "true");
   }
+  const place = isCascade(selection.place)
+    ? table.querySelector(`[data-column="${selection.place}"]`)
+    : targetElement(table, game, {}, selection.place, null);
+  if (place) place.dataset.selected = "true";
 }
 
-/** Mark the places a selection could go to; an empty list clears them. */
-function renderTargets(table, places) {
-  for (const element of table.querySelectorAll("[data-target]")) delete element.dataset.target;
+/** Mark where the selection can go: the bottom card of a cascade, or the slot. */
+function renderTargets(table, game, faces, selection, places) {
+  clear(table, "data-target");
+  if (!selection) return;
+  const moving = selection.card ?? cardAt(game, selection.place);
   for (const place of places) {
-    const element = placeElement(table, place);
+    const element = targetElement(table, game, faces, place, moving);
     if (element) element.dataset.target = "true";
   }
 }
 
-/** Draw the table from a state: a game (the state's own, or one of its steps), selection, targets. */
-export function renderTable(table, state, game = state.game) {
+/** Mark a hint: the card to move (data-hint="from") and where it goes (data-hint="to"). */
+function renderHint(table, game, faces, hint) {
+  clear(table, "data-hint");
+  if (!hint) return;
+  table.querySelector(`[data-card="${hint.card}"]`)?.setAttribute("data-hint", "from");
+  const target = targetElement(table, game, faces, hint.target, hint.card, { slot: true });
+  if (target) target.dataset.hint = "to";
+}
+
+// --- motion --------------------------------------------------------------------------------
+
+function reducedMotion() {
+  return matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/** Where every card is on screen now, by code: where the next render's glides start. */
+function cardRects(table) {
+  const rects = new Map();
+  for (const element of table.querySelectorAll("[data-card]")) {
+    rects.set(element.dataset.card, element.getBoundingClientRect());
+  }
+  return rects;
+}
+
+let dropped = new Map(); // card code -> where a drag let go of it
+
+/** Start the next glide of these cards from where a drag dropped them (code -> DOMRect). */
+export function glideFrom(rects) {
+  dropped = rects;
+}
+
+function glide(table, before) {
+  for (const element of table.querySelectorAll("[data-card]")) {
+    const from = before.get(element.dataset.card);
+    if (!from) continue;
+    const to = element.getBoundingClientRect();
+    const dx = from.left - to.left;
+    const dy = from.top - to.top;
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
+    for (const running of element.getAnimations()) running.cancel();
+    element.animate(
+      [
+        { transform: `translate(${dx}px, ${dy}px)`, zIndex: 3 },
+        { transform: "translate(0, 0)", zIndex: 3 },
+      ],
+      { duration: GLIDE_MS, easing: "cubic-bezier(0.2, 0.7, 0.2, 1)" },
+    );
+  }
+}
+
+/** A short celebration: the foundations' kings hop, one after another. */
+export function celebrate(table) {
+  if (reducedMotion()) return;
+  table.querySelectorAll("[data-foundation] > .card").forEach((card, index) => {
+    card.animate(
+      [
+        { transform: "translateY(0)" },
+        { transform: "translateY(-18%) rotate(-4deg)" },
+        { transform: "translateY(0)" },
+      ],
+      { duration: 520, delay: index * 120, easing: "ease-in-out", iterations: 2 },
+    );
+  });
+}
+
+/**
+ * Draw the table from a state: a game (the state's own, or one of its steps), the selection,
+ * its targets and the hint. With `glide`, cards that moved glide from where they were.
+ */
+export function renderTable(table, state, game = state.game, { glide: moving = false } = {}) {
+  const before = moving && !reducedMotion() ? cardRects(table) : null;
+  if (before) for (const [code, rect] of dropped) before.set(code, rect);
+  dropped = new Map();
+  const own = game === state.game;
   renderGame(table, game, state.faces);
-  renderSelection(table, game, game === state.game ? state.selection : null);
-  renderTargets(table, game === state.game ? state.targets : []);
+  renderSelection(table, game, own ? state.selection : null);
+  renderTargets(table, game, state.faces, own ? state.selection : null, own ? state.targets : []);
+  renderHint(table, game, state.faces, own ? state.hint : null);
+  if (before) glide(table, before);
 }

@@ -1,9 +1,11 @@
 // Dragging cards with a mouse, a pen or a finger (Pointer Events): a ghost of the picked-up
-// cards follows the pointer; dropping it on a place asks for that move (play.js).
-import { placeOf } from "./board.js";
+// cards follows the pointer; dropping it on a place asks for that move (play.js). A move that
+// is played glides on from where it was dropped; a refused one glides back.
+import { glideFrom, placeOf } from "./board.js";
 import rules from "./rules.js";
 
 const DRAG_START_PX = 6; // a press that moves less is a click
+const RETURN_MS = 160;
 
 /** Bind drags in the table to `actions.move`; returns {justDropped(), unbind()}. */
 export function bindDrag(table, state, actions) {
@@ -39,7 +41,9 @@ export function bindDrag(table, state, actions) {
     drag.dy = drag.y - box.top;
     drag.cards = cards;
     drag.ghost = ghost;
-    document.body.append(ghost);
+    // In the table: the cards' size comes from it. The table holds fixed elements in its own
+    // box (it is a size container), so the ghost's coordinates are the table's.
+    table.append(ghost);
     try {
       card.setPointerCapture(event.pointerId);
     } catch {
@@ -55,6 +59,27 @@ export function bindDrag(table, state, actions) {
     drag = null;
   }
 
+  /** Send a refused drag's ghost back to where its cards are, then remove it. */
+  function sendBack({ ghost, cards }) {
+    const home = cards[0]?.getBoundingClientRect();
+    const from = ghost.getBoundingClientRect();
+    const box = table.getBoundingClientRect();
+    const reduce = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    const finish = () => {
+      ghost.remove();
+      for (const item of cards) item.classList.remove("dragging");
+    };
+    if (!home || reduce || !ghost.isConnected) return finish();
+    const at = (rect) => `translate(${rect.left - box.left}px, ${rect.top - box.top}px)`;
+    const animation = ghost.animate([{ transform: at(from) }, { transform: at(home) }], {
+      duration: RETURN_MS,
+      easing: "ease-out",
+    });
+    ghost.style.transform = at(home);
+    animation.finished.then(finish, finish);
+    return undefined;
+  }
+
   function onMove(event) {
     if (!drag || event.pointerId !== drag.id) return;
     if (!drag.ghost) {
@@ -62,8 +87,9 @@ export function bindDrag(table, state, actions) {
       start(event);
     }
     event.preventDefault();
-    const x = event.clientX - drag.dx;
-    const y = event.clientY - drag.dy;
+    const box = table.getBoundingClientRect();
+    const x = event.clientX - drag.dx - box.left;
+    const y = event.clientY - drag.dy - box.top;
     drag.ghost.style.transform = `translate(${x}px, ${y}px)`;
   }
 
@@ -73,15 +99,32 @@ export function bindDrag(table, state, actions) {
       drag = null; // a plain click: the click handler picks the card up
       return;
     }
-    drag.ghost.hidden = true;
+    const held = drag;
+    drag = null;
+    held.ghost.style.visibility = "hidden";
     const target = placeOf(document.elementFromPoint(event.clientX, event.clientY));
-    const { place, card } = drag;
-    end();
+    held.ghost.style.visibility = "";
     dropped = true;
     setTimeout(() => {
       dropped = false;
     }, 0);
-    if (target && target !== place) actions.move(place, target, card.dataset.card);
+    if (!target || target === held.place) {
+      sendBack(held);
+      return;
+    }
+    // Where each dragged card was let go: a played move glides on from there.
+    const codes = held.cards.map((item) => item.dataset.card);
+    const rects = [...held.ghost.children].map((copy) => copy.getBoundingClientRect());
+    glideFrom(new Map(codes.map((code, index) => [code, rects[index]])));
+    actions.move(held.place, target, held.card.dataset.card).then((played) => {
+      if (played) {
+        held.ghost.remove();
+        for (const item of held.cards) item.classList.remove("dragging");
+      } else {
+        glideFrom(new Map());
+        sendBack(held);
+      }
+    });
   }
 
   function onCancel(event) {

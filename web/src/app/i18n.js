@@ -30,6 +30,7 @@ const CARD_PARAMS = new Set(["card", "need", "onto"]);
 let code = "en";
 let catalogue = en;
 let numbers = new Intl.NumberFormat("en");
+let percents = new Intl.NumberFormat("en", { style: "percent", maximumFractionDigits: 0 });
 let plurals = new Intl.PluralRules("en");
 
 /**
@@ -58,6 +59,7 @@ export async function useLanguage(wanted) {
   catalogue = loaded;
   const { tag } = LANGUAGES[chosen];
   numbers = new Intl.NumberFormat(tag);
+  percents = new Intl.NumberFormat(tag, { style: "percent", maximumFractionDigits: 0 });
   plurals = new Intl.PluralRules(tag);
   return chosen;
 }
@@ -115,6 +117,11 @@ export function formatNumber(value) {
   return numbers.format(value);
 }
 
+/** Format a fraction as a whole percentage for the language: 0.5 is "50%" in English. */
+export function formatPercent(fraction) {
+  return percents.format(fraction);
+}
+
 /** A card's full name in the language, from its face (freecell._web): "Jack of Diamonds". */
 export function cardName(face) {
   return t("card.name", {
@@ -167,11 +174,10 @@ function describe(error, faces) {
 }
 
 /**
- * Say a message from Python: `english` is its own text, {code, params} the same as data, and
- * `faces` the cards' faces for naming the cards it mentions. English, and anything the
- * catalogue has no words for, is Python's text as it is.
+ * Say a message from Python in the language: {code, params} is what went wrong, as data, and
+ * `faces` the cards' faces for naming the cards it mentions. Anything the catalogue has no
+ * words for is Python's own English text, `english`.
  */
 export function fromPython(english, coded, faces) {
-  if (code === "en") return english;
   return describe(coded, faces) ?? english;
 }

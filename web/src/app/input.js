@@ -1,17 +1,25 @@
-// Input: clicks, double clicks and keys, turned into the player's actions (play.js). Drags are
-// drag.js's. Returns a function that unbinds everything.
+// Input: clicks, double clicks and keys, turned into the player's actions (play.js) and the
+// windows' (dialogs.js). Drags are drag.js's. Returns a function that unbinds everything.
 import { placeOf } from "./board.js";
 import rules from "./rules.js";
 
-const KEYS = { n: "next", p: "prev", r: "random", l: "copy-link", t: "copy-text", "?": "help" };
+const KEYS = {
+  n: "next",
+  p: "prev",
+  r: "random",
+  l: "copy-link",
+  t: "copy-text",
+  i: "stats",
+  "?": "help",
+};
 const PLACE_KEYS = rules.cascades + rules.freecells + rules.foundation;
 
 function inField(event) {
   return event.target.closest("input:not([type=checkbox]), textarea, select, [contenteditable]");
 }
 
-/** Bind the page's controls and keys to `actions` (play.js's, plus help and retry). */
-export function bindInput(dom, actions, drag) {
+/** Bind the page's controls and keys to `actions` (play.js's and dialogs.js's). */
+export function bindInput(dom, actions, dialogs, drag) {
   const buttons = {
     prev: () => actions.step(-1),
     next: () => actions.step(1),
@@ -19,17 +27,16 @@ export function bindInput(dom, actions, drag) {
     random: actions.random,
     "copy-link": actions.copyLink,
     "copy-text": actions.copyText,
-    help: () => toggleHelp(),
+    help: dialogs.toggleHelp,
+    stats: dialogs.toggleStats,
+    "stats-reset": dialogs.askReset,
+    "stats-reset-yes": () => dialogs.reset(true),
+    "stats-reset-no": () => dialogs.reset(false),
     retry: actions.retry,
     undo: actions.undo,
     redo: actions.redo,
     restart: actions.restart,
   };
-
-  function toggleHelp(open = dom.help.hidden) {
-    dom.help.hidden = !open;
-    dom.helpButton.setAttribute("aria-expanded", String(open));
-  }
 
   function onTableClick(event) {
     if (drag.justDropped()) return;
@@ -48,10 +55,21 @@ export function bindInput(dom, actions, drag) {
 
   function onClick(event) {
     const button = event.target.closest("[data-action]");
-    if (button) buttons[button.dataset.action]?.();
+    if (!button) return;
+    if (button.dataset.action === "close") dialogs.close(button);
+    else buttons[button.dataset.action]?.();
   }
 
   function onKey(event) {
+    if (dialogs.isOpen()) {
+      // A window is open: Esc closes it (the browser does), ? and I toggle theirs.
+      const key = event.key.toLowerCase();
+      if (!event.ctrlKey && !event.metaKey && !event.altKey && (key === "?" || key === "i")) {
+        event.preventDefault();
+        buttons[KEYS[key]]();
+      }
+      return;
+    }
     const key = event.key.toLowerCase();
     if ((event.ctrlKey || event.metaKey) && !event.altKey && !inField(event)) {
       if (key === "z" && !event.shiftKey) {
@@ -65,10 +83,7 @@ export function bindInput(dom, actions, drag) {
     }
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.key === "Escape") {
-      if (!dom.help.hidden) {
-        toggleHelp(false);
-        dom.helpButton.focus();
-      } else actions.cancel();
+      if (!dialogs.closeAny()) actions.cancel();
       return;
     }
     if (inField(event)) return;
@@ -86,12 +101,12 @@ export function bindInput(dom, actions, drag) {
       dom.dealField.select();
       return;
     }
-    if (key.length === 1 && PLACE_KEYS.includes(key)) {
+    if (key.length === 1 && PLACE_KEYS.includes(key) && !event.shiftKey) {
       event.preventDefault();
       actions.choose(key, null, "best");
       return;
     }
-    const action = KEYS[event.key] ?? KEYS[key];
+    const action = KEYS[event.key] ?? (event.shiftKey ? undefined : KEYS[key]);
     if (action) {
       event.preventDefault();
       buttons[action]();

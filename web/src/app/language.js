@@ -57,7 +57,7 @@ function startingLanguage() {
 }
 
 /** The page's language on a state: {start(), fromUrl()}; the menu switches it. */
-export function createLanguage({ state, dom, view, messages }) {
+export function createLanguage({ state, dom, view, messages, dialogs }) {
   /** Speak a language: the fixed text, the board, the messages, the title; the game stays. */
   async function apply(wanted) {
     const code = await useLanguage(wanted);
@@ -66,6 +66,7 @@ export function createLanguage({ state, dom, view, messages }) {
     dom.languageMenu.value = code;
     translatePage();
     messages.refresh();
+    dialogs.refresh();
     view.render(state);
     return code;
   }

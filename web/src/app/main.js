@@ -2,6 +2,7 @@
 // JavaScript renders and reads input; Python (freecell._web) decides every move's legality.
 // See docs/architecture.md for the modules and how a click becomes a move.
 import { PythonBridge } from "./bridge.js";
+import { createDialogs } from "./dialogs.js";
 import { bindDrag } from "./drag.js";
 import { t } from "./i18n.js";
 import { bindInput } from "./input.js";
@@ -9,16 +10,22 @@ import { createLanguage } from "./language.js";
 import { createMessages } from "./messages.js";
 import { createPlay, storedAuto } from "./play.js";
 import { createState } from "./state.js";
+import { createStats } from "./stats.js";
+import { readUrl } from "./url.js";
 import { createView } from "./view.js";
 
 const $ = (selector) => document.querySelector(selector);
 const dom = {
   root: document.documentElement,
   table: $("#table"),
+  board: $("#board"),
   form: $("#deal-form"),
   dealField: $("#deal"),
   help: $("#help"),
-  helpButton: $("[data-action=help]"),
+  stats: $("#stats"),
+  statsConfirm: $("#stats-confirm"),
+  moreToggle: $(".more-toggle"),
+  progress: $("#progress"),
   auto: $("#auto"),
   movesCount: $("#moves-count"),
   win: $("#win"),
@@ -32,7 +39,7 @@ const dom = {
 };
 
 const state = createState();
-const messages = createMessages($("#message"), $("#status"));
+const messages = createMessages($("#message"), $("#status"), $("#announcer"));
 const view = createView(dom);
 // Ready once Python answers and the first board is out: input from then on acts at once.
 const boot = { python: false, firstBoard: false };
@@ -70,10 +77,12 @@ function startPython() {
   bridge.start();
 }
 
-const play = createPlay({ state, bridge, view, messages });
-const language = createLanguage({ state, dom, view, messages });
+const stats = createStats();
+const play = createPlay({ state, bridge, view, messages, stats });
+const dialogs = createDialogs(dom, stats);
+const language = createLanguage({ state, dom, view, messages, dialogs });
 const drag = bindDrag(dom.table, state, play);
-bindInput(dom, { ...play, retry: startPython }, drag);
+bindInput(dom, { ...play, retry: startPython }, dialogs, drag);
 
 window.addEventListener("popstate", async () => {
   await language.fromUrl();
@@ -83,6 +92,7 @@ window.addEventListener("popstate", async () => {
 async function start() {
   state.auto = storedAuto();
   dom.auto.checked = state.auto;
+  state.asked = readUrl().deal.text ?? "";
   startPython();
   await language.start();
   await play.fromUrl("replace");

@@ -11,8 +11,11 @@ const STAGES = {
   installing: () => t("status.installing"),
 };
 
-/** The page's two lines: say(text) and note(text) on the message line, status(stage). */
-export function createMessages(messageLine, statusLine) {
+/**
+ * The page's lines: say(text) and note(text) on the message line, status(stage), and
+ * announce(text) for screen readers only (a polite live region).
+ */
+export function createMessages(messageLine, statusLine, announcer) {
   let saying = () => "";
   let stage = null;
   let timer = 0;
@@ -45,5 +48,11 @@ export function createMessages(messageLine, statusLine) {
     if (stage !== null) status(stage);
   }
 
-  return { say, note, status, refresh, saying: () => messageLine.textContent };
+  /** Tell screen readers what happened (a move, a selection), politely. */
+  function announce(text) {
+    announcer.textContent = "";
+    announcer.textContent = text;
+  }
+
+  return { say, note, status, refresh, announce };
 }

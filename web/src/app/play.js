@@ -2,10 +2,10 @@
 // bridge to freecell._web.Session), records the answer in the state and has the view draw it.
 // Actions run one after another in the order they were asked for, so no key press or click is
 // lost or overtaken, even while Python is still starting.
-import { fromPython, t } from "./i18n.js";
+import { cardLabel, fromPython, t } from "./i18n.js";
 import { keep, kept } from "./kept.js";
 import rules from "./rules.js";
-import { cardAt } from "./state.js";
+import { cardAt, cardsAt, isCascade, isFreecell } from "./state.js";
 import { readUrl, writeUrl } from "./url.js";
 
 const AUTO_KEY = "freecell.auto-move";
@@ -25,20 +25,46 @@ export function storedAuto() {
   }
 }
 
-/** The actions on a state, through a bridge, shown by a view and a message line. */
-export function createPlay({ state, bridge, view, messages }) {
+/** The actions on a state, through a bridge, shown by a view, said by messages, counted. */
+export function createPlay({ state, bridge, view, messages, stats }) {
   let queue = Promise.resolve();
 
-  /** Run a task after every task asked for before it; resolves when it is done. */
+  /** Run a task after every task asked for before it; resolves with its result when done. */
   function enqueue(task) {
     const done = queue.then(task);
     queue = done.catch((error) => console.error(error));
-    return queue;
+    return done.catch(() => undefined);
   }
 
   const call = (op, args = {}) => bridge.request({ op, args });
   const pythonError = (reply) => () => fromPython(reply.error, reply, state.faces);
-  const render = (steps) => view.render(state, steps);
+  const label = (code) => (state.faces?.[code] ? cardLabel(state.faces[code]) : code);
+
+  /** Say one move for screen readers, from Python's description of it (Session._made). */
+  function said({ cards, target, onto }) {
+    const card = label(cards[0]);
+    const count = cards.length;
+    if (target === rules.foundation) return t("say.home", { card });
+    if (isFreecell(target)) return t("say.to-cell", { card, cell: target.toUpperCase() });
+    if (onto) {
+      return count === 1
+        ? t("say.onto", { card, onto: label(onto) })
+        : t("say.run-onto", { count, onto: label(onto) });
+    }
+    return count === 1
+      ? t("say.to-empty", { card, cascade: target })
+      : t("say.run-to-empty", { count, cascade: target });
+  }
+
+  /** The game changed: record it, keep its history for a reload, count it. */
+  function record(game) {
+    state.game = game;
+    state.selection = null;
+    state.targets = [];
+    state.hint = null;
+    state.solvable = null;
+    keep(game);
+  }
 
   // --- deals -------------------------------------------------------------------------------
 
@@ -48,20 +74,21 @@ export function createPlay({ state, bridge, view, messages }) {
     if (reply.faces) state.faces = reply.faces;
     if (!reply.ok) {
       messages.say(pythonError(reply));
+      view.render(state);
       return false;
     }
     state.deal = reply.number;
-    state.text = reply.text;
-    state.game = reply.game;
-    keep(state.game);
-    state.selection = null;
-    state.targets = [];
+    record(reply.game);
+    stats.opened(state.game);
     const notice = { code: reply.notice_code, params: reply.notice_params };
-    messages.say(reply.notice ? () => fromPython(reply.notice, notice, state.faces) : "");
+    const before = stats.deal(state.deal);
+    if (reply.notice) messages.say(() => fromPython(reply.notice, notice, state.faces));
+    else if (before) messages.say(() => t("stats.won-before", { count: before.fewest }));
+    else messages.say("");
     // A link whose moves were cut short is corrected to the moves that were played.
     const mode = historyMode === "none" && reply.notice ? "replace" : historyMode;
     if (mode !== "none") writeUrl(state, { replace: mode === "replace" });
-    render();
+    view.render(state);
     return true;
   }
 
@@ -72,7 +99,7 @@ export function createPlay({ state, bridge, view, messages }) {
     });
   }
 
-  /** Open the deal `by` places from the one shown (from deal 1 when none is). */
+  /** Open the deal `by` places from the one shown (deal 1 when no deal was shown yet). */
   function step(by) {
     return enqueue(() =>
       state.deal === null
@@ -93,6 +120,7 @@ export function createPlay({ state, bridge, view, messages }) {
       }
       const linked = deal.kind === "one";
       const text = linked ? deal.text : String(randomDeal());
+      state.asked = text;
       const opened = await openGame(
         { text, moves: linked ? moves : "", history: linked ? kept(text, moves) : "" },
         linked ? historyMode : "replace",
@@ -104,40 +132,52 @@ export function createPlay({ state, bridge, view, messages }) {
 
   // --- moves -------------------------------------------------------------------------------
 
-  /** Ask Python for a change of the game and show it; a refusal changes nothing. */
-  async function act(op, args = {}) {
-    if (!state.game) return;
+  /**
+   * Ask Python for a change of the game and show it; a refusal changes nothing. Screen readers
+   * hear each move made, or `announce()` for a change that makes none (undo, redo, restart).
+   */
+  async function act(op, args = {}, announce = null) {
+    if (!state.game) return false;
     const reply = await call(op, args);
-    state.selection = null;
-    state.targets = [];
-    if (reply.game) state.game = reply.game;
-    keep(state.game);
+    if (reply.game) record(reply.game);
     if (!reply.ok) {
       messages.note(pythonError(reply));
-      render();
-      return;
+      view.render(state);
+      return false;
     }
     messages.say("");
     writeUrl(state);
-    render(reply.steps);
+    stats.moved(state.game);
+    const saying = reply.made?.map(said) ?? (announce ? [announce()] : []);
+    if (saying.length) messages.announce(saying.join("; "));
+    view.render(state, reply.steps, { glide: true });
+    return true;
   }
 
   async function select(selection) {
     state.selection = selection;
     state.targets = [];
-    render();
+    view.render(state);
     if (!selection) return;
+    const codes = cardsAt(state.game, selection.place);
+    const card = selection.card ?? codes.at(-1);
+    const count = codes.length - codes.indexOf(card);
+    messages.announce(
+      count > 1
+        ? t("say.picked-run", { count, card: label(card) })
+        : t("say.picked", { card: label(card) }),
+    );
     const reply = await call("targets", { source: selection.place });
     if (reply.ok && state.selection === selection) {
       state.targets = reply.targets;
-      render();
+      view.render(state);
     }
   }
 
   /**
    * A card or a place was chosen (click, tap, key): pick it up, or put the picked-up card
    * there. `again` says what choosing the picked-up place again does: "drop" it, or play its
-   * "best" move.
+   * "best" move. A click's move onto an empty cascade takes as much of a run as may go.
    */
   function choose(place, card = null, again = "drop") {
     return enqueue(async () => {
@@ -148,9 +188,9 @@ export function createPlay({ state, bridge, view, messages }) {
         else if (cardAt(game, place) !== null) {
           messages.say("");
           await select({ place, card });
-        } else if (rules.freecells.includes(place)) {
-          messages.note(() => t("pick.empty-freecell", { cell: place.toUpperCase() }));
-        } else messages.note(() => t("pick.empty-cascade", { cascade: place }));
+        } else if (isCascade(place)) {
+          messages.note(() => t("pick.empty-cascade", { cascade: place }));
+        } else messages.note(() => t("pick.empty-freecell", { cell: place.toUpperCase() }));
         return;
       }
       if (selection.place === place) {
@@ -166,6 +206,7 @@ export function createPlay({ state, bridge, view, messages }) {
         target: place,
         card: selection.card ?? "",
         auto: state.auto,
+        longest: true,
       });
     });
   }
@@ -202,12 +243,16 @@ export function createPlay({ state, bridge, view, messages }) {
     choose,
     cancel,
     random: () => open(String(randomDeal())),
+    /** A drag's move: exactly the cards dragged. Resolves true if it was played. */
     move: (source, target, card) =>
-      enqueue(() => act("play", { source, target, card, auto: state.auto })),
+      enqueue(() => act("play", { source, target, card, auto: state.auto, longest: false })),
     playCard: (card) => enqueue(() => act("play_card", { card, auto: state.auto })),
-    undo: () => enqueue(() => (state.game?.can_undo ? act("undo") : undefined)),
-    redo: () => enqueue(() => (state.game?.can_redo ? act("redo") : undefined)),
-    restart: () => enqueue(() => (state.game?.can_undo ? act("restart") : undefined)),
+    undo: () =>
+      enqueue(() => (state.game?.can_undo ? act("undo", {}, () => t("say.undone")) : undefined)),
+    redo: () =>
+      enqueue(() => (state.game?.can_redo ? act("redo", {}, () => t("say.redone")) : undefined)),
+    restart: () =>
+      enqueue(() => (state.game?.can_undo ? act("restart", {}, () => t("say.restarted")) : undefined)),
     copyLink: () =>
       enqueue(() =>
         copy(
@@ -215,12 +260,15 @@ export function createPlay({ state, bridge, view, messages }) {
           state.game?.moves.length ? () => t("copy.link-game") : () => t("copy.link-deal"),
         ),
       ),
+    /** Copy the position on the table in fc-solve's format (what `freecell solve -` reads). */
     copyText: () =>
-      enqueue(() => {
-        if (state.deal === null) return messages.say(() => t("copy.nothing"));
-        const number = String(state.deal);
-        return copy(state.text, () => t("copy.text", { number }));
+      enqueue(async () => {
+        if (!state.game) return messages.say(() => t("copy.nothing"));
+        const reply = await call("position_text");
+        if (!reply.ok) return messages.note(pythonError(reply));
+        return copy(reply.text, () => t("copy.text"));
       }),
+    /** Turn safe automatic moves on or off; turning them on plays the safe moves there are. */
     setAuto(on) {
       state.auto = on;
       try {
@@ -228,6 +276,7 @@ export function createPlay({ state, bridge, view, messages }) {
       } catch {
         // storage may be off; the setting then lasts as long as the page
       }
+      if (on) enqueue(() => act("auto_moves"));
     },
   };
 }

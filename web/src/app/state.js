@@ -8,12 +8,13 @@ export const MOVE = new RegExp(`^(?:${rules.move})$`);
 export function createState() {
   return {
     deal: null, // the number of the deal on the board, null before the first one
-    text: "", // that deal's board in fc-solve's format
     asked: "", // the text of the deal the player last asked for (typed, or a link's)
     game: null, // the game as Python last reported it (freecell.Game.snapshot)
     faces: null, // card code -> face, from Python once: {rank, suit, red, rank_index, suit_index}
     selection: null, // {place, card}: the picked-up card(s), waiting for a target
     targets: [], // the places the selection can go to
+    hint: null, // {card, target}: the next move of a solution, marked on the table
+    solvable: null, // "yes", "no" or "unknown" once a hint or solve has answered, else null
     language: "en",
     languageChosen: false, // chosen by a link, the menu or a stored choice: links keep it
     auto: true, // safe automatic moves to the foundations

@@ -1,10 +1,10 @@
 // The page's view: draws everything the state says, in one place. A move's steps (the move,
-// then each automatic move) are shown one after another; the next render cuts them short, so
-// showing never holds up the next input.
-import { renderTable } from "./board.js";
+// then each automatic move) are shown one after another as their cards glide; the next render
+// cuts that short, so showing never holds up the next input.
+import { celebrate, renderTable } from "./board.js";
 import { formatNumber, t } from "./i18n.js";
 
-const STEP_MS = 110; // the pause between a move and each automatic move after it
+const STEP_MS = 190; // between a move and each automatic move after it: one glide each
 
 function reducedMotion() {
   return matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -35,12 +35,15 @@ export function createView(dom) {
       deal: String(state.game.deal),
       count: state.game.move_count,
     });
-    if (!already) dom.playNext.focus();
+    if (!already) {
+      dom.playNext.focus({ preventScroll: true });
+      celebrate(dom.table);
+    }
   }
 
-  // The field shows the deal, unless the player is typing another one in it meanwhile.
+  // The field shows the deal (or the one being opened), unless the player is typing another.
   function renderField(state) {
-    const value = String(state.deal);
+    const value = state.deal === null ? state.asked : String(state.deal);
     const field = dom.dealField;
     const typing =
       document.activeElement === field && field.value !== written && field.value !== state.asked;
@@ -48,36 +51,48 @@ export function createView(dom) {
     written = value;
   }
 
-  function renderAll(state) {
+  function renderSolvable(state) {
+    if (state.solvable) dom.board.dataset.solvable = state.solvable;
+    else delete dom.board.dataset.solvable;
+  }
+
+  function renderAll(state, glide) {
     dom.root.dataset.state = state.boot;
     document.title =
       state.deal === null
         ? t("page.title")
         : t("page.title-deal", { number: String(state.deal) });
-    if (!state.game || !state.faces) return;
-    renderTable(dom.table, state);
-    renderCounts(state.game);
-    renderWin(state);
     renderField(state);
+    if (!state.game || !state.faces) return;
+    renderTable(dom.table, state, state.game, { glide });
+    renderCounts(state.game);
+    renderSolvable(state);
+    renderWin(state);
   }
 
-  /** Draw the state; `steps` are games to show first, one after another. */
-  function render(state, steps = []) {
+  /** Draw the state; `steps` are games to show first, one after another, gliding. */
+  function render(state, steps = [], { glide = false } = {}) {
     clearTimeout(timer);
     // The last step is the game itself.
     const shown = reducedMotion() ? [] : steps.slice(0, -1);
     const next = () => {
       const step = shown.shift();
       if (!step) {
-        renderAll(state);
+        renderAll(state, glide);
         return;
       }
-      renderTable(dom.table, state, step);
+      renderTable(dom.table, state, step, { glide });
       renderCounts(step);
       timer = setTimeout(next, STEP_MS);
     };
     next();
   }
 
-  return { render };
+  /** Show how far the downloads are: a fraction, or null while it is not known. */
+  function progress(fraction) {
+    if (fraction === null) dom.progress.removeAttribute("value");
+    else dom.progress.value = fraction;
+  }
+
+  return { render, progress };
 }

@@ -5,9 +5,12 @@
 //   new_game {text, moves, step, faces, history}  opens the session's game (`step` deals on
 //                                        from the one in `text`), replaying a link's moves with
 //                                        the history the tab kept of them (kept.js)
-//   play {source, target, card, auto}    a move (places 1-8, a-d, h; card optional)
+//   play {source, target, card, auto, longest}  a move (places 1-8, a-d, h; card optional;
+//                                        longest: a click's move of a run to an empty cascade)
 //   play_card {card, auto}               a double click's best move
+//   auto_moves                           the safe moves home there are (auto-move turned on)
 //   undo | redo | restart                the history
+//   position_text                        the position in fc-solve's format (Copy text)
 //   targets {source}                     where a selection could go
 // worker -> page: {type: "status", stage: "downloading" | "starting" | "installing"}
 //                 {type: "ready"} | {type: "failed", message}
@@ -231,9 +234,17 @@ const operations = {
       Boolean(faces),
       String(history),
     ),
-  play: (session, { source, target, card = "", auto = true }) =>
-    session.play(String(source), String(target), String(card ?? ""), Boolean(auto)),
+  play: (session, { source, target, card = "", auto = true, longest = false }) =>
+    session.play(
+      String(source),
+      String(target),
+      String(card ?? ""),
+      Boolean(auto),
+      Boolean(longest),
+    ),
   play_card: (session, { card, auto = true }) => session.play_card(String(card), Boolean(auto)),
+  auto_moves: (session) => session.auto_moves(),
+  position_text: (session) => session.position_text(),
   undo: (session) => session.undo(),
   redo: (session) => session.redo(),
   restart: (session) => session.restart(),

@@ -1,8 +1,8 @@
 // The page's English text: the catalogue every other language follows key for key.
 // Placeholders are {name}; an object value holds plural forms (Intl.PluralRules categories,
-// chosen by the `count` parameter). English has no "error.*" keys: Python's own messages are
-// the English ones (see freecell._web). Keep this a plain JSON object: tests/test_i18n.py
-// reads it as JSON.
+// chosen by the `count` parameter). "error.*" says each of Python's error codes (see
+// freecell._errors) as the page shows it; the library's own English messages are for the
+// command line. Keep this a plain JSON object: tests/test_i18n.py reads it as JSON.
 export default {
   "page.title": "FreeCell deal",
   "page.title-deal": "FreeCell deal #{number}",
@@ -10,13 +10,11 @@ export default {
   "page.brand": "FreeCell Deals",
   "page.footer": "The deals of Microsoft FreeCell, dealt by Python in your browser.",
   "language.label": "Language",
-
   "deal.label": "Deal",
   "deal.open": "Open",
   "deal.hint": "{min} to {max}, or -1 or -2",
   "nav.deals": "Deals",
   "nav.game": "Game",
-
   "action.prev": "Prev",
   "action.prev.title": "Previous deal (P)",
   "action.next": "Next",
@@ -24,10 +22,10 @@ export default {
   "action.random": "Random",
   "action.random.title": "Random deal (R)",
   "action.copy-link": "Copy link",
-  "action.copy-link.title": "Copy a link to this deal (L)",
+  "action.copy-link.title": "Copy a link to this game (L)",
   "action.copy-text": "Copy text",
-  "action.copy-text.title": "Copy the board as text, fc-solve format (T)",
-  "action.help.title": "Keyboard shortcuts (?)",
+  "action.copy-text.title": "Copy the position as text, fc-solve format (T)",
+  "action.help.title": "Help and keys (?)",
   "action.retry": "Retry",
   "action.play-next": "Play the next deal",
   "action.undo": "Undo",
@@ -38,16 +36,15 @@ export default {
   "action.restart.title": "Back to the deal; Redo replays the moves",
   "auto.label": "Safe auto-move",
   "moves.label": "Moves:",
-
-  "help.title": "Keyboard shortcuts",
+  "help.title": "Help and keys",
   "help.next": "Next deal",
   "help.prev": "Previous deal",
   "help.random": "Random deal",
   "help.type": "Type a deal number",
-  "help.copy-link": "Copy a link to this deal",
-  "help.copy-text": "Copy the board as text",
-  "help.help": "Show or hide this help",
-  "help.escape": "Close this help, or put the picked-up card back",
+  "help.copy-link": "Copy a link to this game",
+  "help.copy-text": "Copy the position as text",
+  "help.help": "This help",
+  "help.escape": "Close a window, or put the picked-up card back",
   "help.playing": "Playing",
   "help.cascade-keys": "Pick up the bottom card of a cascade, or put the picked-up card there",
   "help.cell-keys": "Pick up a free cell's card, or put the picked-up card there",
@@ -60,12 +57,10 @@ export default {
   "help.mouse": "With the mouse or a finger: click a card, then where it goes; or drag it there. A double click sends a card home, or to a free cell. Clicking a card higher in a cascade takes the cards below it along.",
   "help.range": "Deals are numbered {min} to {max}; -1 and -2 are Windows FreeCell's two special deals.",
   "help.share": "Share a deal with its link: {deal}; a game in progress carries its moves too: {moves}.",
-
   "status.downloading": "Downloading Python…",
   "status.starting": "Starting Python…",
   "status.installing": "Installing the dealer…",
   "python.failed": "Python could not be loaded ({reason}). Check your connection, then retry.",
-
   "table.title": "FreeCell table",
   "table.freecells": "Free cells",
   "table.foundations": "Foundations",
@@ -80,10 +75,27 @@ export default {
   "board.holds": "{place}, {card}",
   "board.up-to": "{place}, up to {card}",
   "card.name": "{rank} of {suit}",
-  "card.ranks": ["Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
-    "Jack", "Queen", "King"],
-  "card.suits": ["Clubs", "Diamonds", "Hearts", "Spades"],
-
+  "card.ranks": [
+    "Ace",
+    "Two",
+    "Three",
+    "Four",
+    "Five",
+    "Six",
+    "Seven",
+    "Eight",
+    "Nine",
+    "Ten",
+    "Jack",
+    "Queen",
+    "King"
+  ],
+  "card.suits": [
+    "Clubs",
+    "Diamonds",
+    "Hearts",
+    "Spades"
+  ],
   "win.text": {
     "one": "You won deal #{deal} in {count} move!",
     "other": "You won deal #{deal} in {count} moves!"
@@ -95,6 +107,83 @@ export default {
   "copy.blocked": "Copying is blocked in this browser: select and copy the address bar instead.",
   "copy.link-game": "Copied a link to this game.",
   "copy.link-deal": "Copied the link to this deal.",
-  "copy.text": "Copied deal #{number} as text (fc-solve format).",
-  "copy.nothing": "No deal is shown yet."
+  "copy.text": "Copied the position as text (fc-solve format).",
+  "action.help": "Help",
+  "action.more": "More",
+  "action.close": "Close",
+  "action.stats": "Statistics",
+  "action.stats.title": "Statistics (I)",
+  "help.deals": "Deals",
+  "help.stats": "Statistics",
+  "stats.title": "Statistics",
+  "stats.played": "Played",
+  "stats.won": "Won",
+  "stats.rate": "Win rate",
+  "stats.streak": "Current streak",
+  "stats.best-streak": "Best streak",
+  "stats.reset": "Reset statistics",
+  "stats.confirm": "Forget every game played?",
+  "stats.confirm-yes": "Reset",
+  "stats.confirm-no": "Keep",
+  "stats.won-before": {
+    "one": "You won this deal before, in {count} move.",
+    "other": "You won this deal before, in {count} moves."
+  },
+  "copy.nothing": "No deal is shown yet.",
+  "say.picked": "{card} picked up",
+  "say.picked-run": {
+    "one": "{count} card from {card} picked up",
+    "other": "{count} cards from {card} picked up"
+  },
+  "say.home": "{card} home",
+  "say.to-cell": "{card} to free cell {cell}",
+  "say.onto": "{card} onto {onto}",
+  "say.run-onto": {
+    "one": "{count} card onto {onto}",
+    "other": "{count} cards onto {onto}"
+  },
+  "say.to-empty": "{card} to empty cascade {cascade}",
+  "say.run-to-empty": {
+    "one": "{count} card to empty cascade {cascade}",
+    "other": "{count} cards to empty cascade {cascade}"
+  },
+  "say.undone": "Undone",
+  "say.redone": "Redone",
+  "say.restarted": "Back to the deal",
+  "error.deal-number": "“{text}” is not a deal number: enter a whole number from {min} to {max}, or -1 or -2.",
+  "error.deal-missing": "There is no deal {number}: deals are numbered {min} to {max}, and -1 and -2.",
+  "error.deal-range": "“{text}” is not a range: the first deal must not come after the last.",
+  "error.deal-range-syntax": "“{text}” is not a range: write FIRST..LAST, each from {min} to {max}, or -1 or -2.",
+  "error.card-invalid": "“{text}” is not a card.",
+  "error.card-values": "There is no card of rank {rank} and suit {suit}.",
+  "error.move-syntax": "“{move}” is not a move: write a source (cascade 1-8, free cell a-d), then a target (cascade, free cell or h), such as 1a, 36 or 36v3.",
+  "error.move-places": "“{move}” is not a move: moves go from a cascade 1-8 or a free cell a-d to a cascade, a free cell or the foundations (h).",
+  "error.move-same-place": "“{move}” is not a move: a card needs another place to go.",
+  "error.move-cell-to-cell": "“{move}” is not a move: cards never go from one free cell to another.",
+  "error.move-count": "“{move}” is not a move: a move takes 1 to 13 cards.",
+  "error.move-count-places": "“{move}” is not a move: only a move between cascades says how many cards.",
+  "error.cascade-empty": "Cascade {cascade} is empty.",
+  "error.freecell-empty": "Free cell {cell} is empty.",
+  "error.foundation-needs": "{card} can't go home yet: {need} comes first.",
+  "error.freecell-full": "Free cell {cell} already holds {card}.",
+  "error.freecell-no-fit": "{card} can't go on {onto}.",
+  "error.run-too-short": "Cascade {cascade} ends in {cards}: that is not a run of {count} cards.",
+  "error.run-limit": "Too many cards to move at once: at most {max} can move now, and these are {count}.",
+  "error.run-limit-empty": "Too many cards for an empty cascade: at most {max} can go there now, and these are {count}.",
+  "error.card-no-fit": "{cards} can't go on {onto}.",
+  "error.run-no-fit": "No card of {cards} fits on {onto}.",
+  "error.run-count": "The run that fits on {onto} is {cards}, not {count} cards.",
+  "error.from-foundation": "Cards never leave the foundations.",
+  "error.no-place": "There is no place “{place}”.",
+  "error.same-place": "The card is already there.",
+  "error.card-not-in-cascade": "{card} is not in cascade {cascade}.",
+  "error.bottom-card-only-foundations": "{card} is covered: only the last card of a cascade can go home.",
+  "error.bottom-card-only-freecell": "{card} is covered: only the last card of a cascade can go to a free cell.",
+  "error.card-stuck": "{card} has nowhere to go.",
+  "error.no-game": "No game is open yet.",
+  "error.nothing-to-undo": "Nothing to undo.",
+  "error.nothing-to-redo": "Nothing to redo.",
+  "error.nothing-to-restart": "Nothing to restart: no move has been played.",
+  "error.link-move": "The link's move {index}, “{move}”, was not played: {reason}",
+  "error.link-too-long": "The link holds {count} moves; only the first {max} were played."
 };

@@ -1,0 +1,101 @@
+// The page's windows: help and statistics as modal <dialog>s (focus moves in, Esc and the close
+// button close them, focus goes back), and the "⋯" menu of the narrow bar.
+import { formatNumber, formatPercent } from "./i18n.js";
+
+/** The dialogs and the menu over the page's elements; `stats` gives the figures. */
+export function createDialogs(dom, stats) {
+  let opener = null;
+
+  function open(dialog) {
+    closeMenu();
+    if (dialog.open) return;
+    opener = document.activeElement;
+    dialog.showModal();
+  }
+
+  for (const dialog of [dom.help, dom.stats]) {
+    dialog.addEventListener("close", () => {
+      if (opener?.isConnected) opener.focus();
+      opener = null;
+      dom.statsConfirm.hidden = true;
+    });
+    dialog.addEventListener("click", (event) => {
+      if (event.target === dialog) dialog.close(); // a click on the backdrop
+    });
+  }
+
+  function renderStats() {
+    const figures = stats.figures();
+    const shown = {
+      played: formatNumber(figures.played),
+      won: formatNumber(figures.won),
+      rate: figures.rate === null ? "–" : formatPercent(figures.rate),
+      streak: formatNumber(figures.streak),
+      "best-streak": formatNumber(figures.best),
+    };
+    for (const element of dom.stats.querySelectorAll("[data-stat]")) {
+      element.textContent = shown[element.dataset.stat];
+    }
+  }
+
+  function openMenu(open = true) {
+    dom.moreToggle.setAttribute("aria-expanded", String(open));
+  }
+
+  function closeMenu() {
+    if (dom.moreToggle.getAttribute("aria-expanded") === "true") openMenu(false);
+  }
+
+  dom.moreToggle.addEventListener("click", () => {
+    openMenu(dom.moreToggle.getAttribute("aria-expanded") !== "true");
+  });
+  document.addEventListener("click", (event) => {
+    if (!event.target.closest(".more-toggle")) {
+      if (!event.target.closest(".more-panel") || event.target.closest("[data-action]")) {
+        closeMenu();
+      }
+    }
+  });
+
+  return {
+    /** Whether a modal window is open (the game's keys then rest). */
+    isOpen: () => dom.help.open || dom.stats.open,
+    /** Close the menu, or the open window; true if there was one. */
+    closeAny() {
+      if (dom.moreToggle.getAttribute("aria-expanded") === "true") {
+        closeMenu();
+        dom.moreToggle.focus();
+        return true;
+      }
+      return false;
+    },
+    toggleHelp() {
+      if (dom.help.open) dom.help.close();
+      else open(dom.help);
+    },
+    toggleStats() {
+      if (dom.stats.open) dom.stats.close();
+      else {
+        renderStats();
+        open(dom.stats);
+      }
+    },
+    close(element) {
+      element.closest("dialog")?.close();
+    },
+    askReset() {
+      dom.statsConfirm.hidden = false;
+      dom.statsConfirm.querySelector("[data-action=stats-reset-no]").focus();
+    },
+    reset(confirmed) {
+      if (confirmed) stats.reset();
+      dom.statsConfirm.hidden = true;
+      renderStats();
+      dom.stats.querySelector("[data-action=stats-reset]").focus();
+    },
+    /** Say the statistics again (a language change). */
+    refresh() {
+      if (dom.stats.open) renderStats();
+    },
+  };
+}

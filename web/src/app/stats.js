@@ -1,0 +1,138 @@
+// Statistics, as every desktop FreeCell keeps them: games played and won, the current and best
+// winning streaks, and per deal whether it was won and in how few moves. One versioned record
+// in localStorage; a bad value in it costs only that value, never the rest.
+//
+// A game counts as played once its first move is made, and as won once. Leaving a game that is
+// not won for another deal breaks the streak (Back brings the game back, and a reload resumes
+// it: neither counts it twice).
+
+const KEY = "freecell.stats";
+const VERSION = 1;
+const LEFT = 50; // games left unfinished that Back may bring back, remembered
+
+function count(value) {
+  return Number.isSafeInteger(value) && value >= 0 ? value : 0;
+}
+
+/** Read the record, keeping every value that is sound. */
+function read() {
+  let raw = null;
+  try {
+    raw = JSON.parse(localStorage.getItem(KEY) ?? "null");
+  } catch {
+    raw = null;
+  }
+  const record = raw && typeof raw === "object" && !Array.isArray(raw) ? raw : {};
+  const deals = {};
+  if (record.deals && typeof record.deals === "object" && !Array.isArray(record.deals)) {
+    for (const [deal, entry] of Object.entries(record.deals)) {
+      if (!/^-?\d{1,10}$/.test(deal) || !entry || typeof entry !== "object") continue;
+      const fewest = count(entry.fewest);
+      deals[deal] = { won: entry.won === true && fewest > 0, fewest };
+    }
+  }
+  const current =
+    record.current && typeof record.current === "object"
+      ? {
+          deal: Number.isSafeInteger(record.current.deal) ? record.current.deal : null,
+          won: record.current.won === true,
+        }
+      : null;
+  const left = Array.isArray(record.left) ? record.left.filter(Number.isSafeInteger) : [];
+  const stats = {
+    version: VERSION,
+    played: count(record.played),
+    won: count(record.won),
+    streak: count(record.streak),
+    best: count(record.best),
+    deals,
+    current: current?.deal === null ? null : current,
+    left: left.slice(-LEFT),
+  };
+  stats.won = Math.min(stats.won, stats.played);
+  stats.best = Math.max(stats.best, stats.streak);
+  return stats;
+}
+
+function write(stats) {
+  try {
+    localStorage.setItem(KEY, JSON.stringify(stats));
+  } catch {
+    // storage off or full: the statistics last as long as the page
+  }
+}
+
+/** The statistics: what they are now, and the events that change them. */
+export function createStats() {
+  let stats = read();
+
+  function change(update) {
+    stats = read(); // another tab may have played meanwhile
+    update(stats);
+    write(stats);
+  }
+
+  return {
+    /** The figures: {played, won, rate, streak, best}, rate a fraction or null. */
+    figures() {
+      stats = read();
+      const { played, won, streak, best } = stats;
+      return { played, won, streak, best, rate: played ? won / played : null };
+    },
+
+    /** What this deal's record says: {won, fewest}, or null if it was never won. */
+    deal(number) {
+      const entry = read().deals[String(number)];
+      return entry?.won ? entry : null;
+    },
+
+    /**
+     * A game was opened. Another deal than the game in progress leaves that game (if it was
+     * not won, the streak ends). A game that comes with moves is resumed when this page left
+     * it before (Back), else it counts as played now (someone's link).
+     */
+    opened(game) {
+      change((s) => {
+        if (s.current && s.current.deal !== game.deal) {
+          if (!s.current.won) s.streak = 0;
+          s.left = [...s.left.filter((deal) => deal !== s.current.deal), s.current.deal];
+          s.left = s.left.slice(-LEFT);
+          s.current = null;
+        }
+        if (!s.current && game.move_count > 0) {
+          if (!s.left.includes(game.deal)) s.played += 1;
+          s.left = s.left.filter((deal) => deal !== game.deal);
+          s.current = { deal: game.deal, won: game.won };
+        }
+      });
+    },
+
+    /** The game changed: its first move makes it played; a win counts once. */
+    moved(game) {
+      if (game.move_count === 0) return;
+      change((s) => {
+        if (!s.current || s.current.deal !== game.deal) {
+          if (s.current && !s.current.won) s.streak = 0;
+          s.current = { deal: game.deal, won: false };
+          s.played += 1;
+        }
+        if (game.won && !s.current.won) {
+          s.current.won = true;
+          s.won = Math.min(s.won + 1, s.played);
+          s.streak += 1;
+          s.best = Math.max(s.best, s.streak);
+          const key = String(game.deal);
+          const before = s.deals[key]?.fewest || Infinity;
+          s.deals[key] = { won: true, fewest: Math.min(before, game.move_count) };
+        }
+      });
+    },
+
+    /** Forget everything. */
+    reset() {
+      stats = read();
+      stats = { ...stats, played: 0, won: 0, streak: 0, best: 0, deals: {}, current: null, left: [] };
+      write(stats);
+    },
+  };
+}
