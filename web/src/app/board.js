@@ -66,13 +66,17 @@ function faceOf(face) {
   return element;
 }
 
-/** A card element: an <li> in a cascade, a <div> in a free cell or on a foundation. */
+/**
+ * A card element: an <li> in a cascade, named for screen readers; a <div> in a free cell or
+ * on a foundation, where the slot's own label names it.
+ */
 function cardElement(code, face, tag = "li") {
   const item = document.createElement(tag);
   const colour = face.red ? "red" : "black";
   item.className = `card ${colour} rank-${face.rank_index + 1} ${SUIT_CLASSES[face.suit_index]}`;
   item.dataset.card = code;
-  item.setAttribute("aria-label", cardName(face));
+  if (tag === "li") item.setAttribute("aria-label", cardName(face));
+  else item.setAttribute("aria-hidden", "true");
   item.append(index(face, "top"), faceOf(face), index(face, "bottom"));
   return item;
 }

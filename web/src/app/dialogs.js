@@ -7,9 +7,10 @@ export function createDialogs(dom, stats) {
   let opener = null;
 
   function open(dialog) {
-    closeMenu();
     if (dialog.open) return;
-    opener = document.activeElement;
+    // Focus goes back where it was, or to "⋯" when it was in the menu, which closes now.
+    opener = document.activeElement?.closest(".more-panel") ? dom.moreToggle : document.activeElement;
+    closeMenu();
     dialog.showModal();
   }
 
