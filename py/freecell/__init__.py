@@ -63,6 +63,15 @@ from freecell._game import (
     Snapshot,
     parse_position,
 )
+from freecell._solver import (
+    DEFAULT_MAX_STATES,
+    Solution,
+    Solver,
+    SolverError,
+    SolveResult,
+    canonical_key,
+    solve,
+)
 
 __version__ = "0.1.0"
 
@@ -72,6 +81,7 @@ __all__ = [
     "CASCADES",
     "CLASSIC_DEALS",
     "CLUBS",
+    "DEFAULT_MAX_STATES",
     "DIAMONDS",
     "FORMATS",
     "FOUNDATION",
@@ -101,8 +111,13 @@ __all__ = [
     "PositionError",
     "Rank",
     "Snapshot",
+    "Solution",
+    "SolveResult",
+    "Solver",
+    "SolverError",
     "Suit",
     "__version__",
+    "canonical_key",
     "card_code",
     "card_color",
     "card_is_red",
@@ -120,4 +135,5 @@ __all__ = [
     "parse_card",
     "parse_deal_number",
     "parse_position",
+    "solve",
 ]

@@ -69,7 +69,8 @@ def _parser() -> argparse.ArgumentParser:
         epilog=(
             f"A DEAL is a deal number (617, #617, -1) or a range FIRST..LAST (1..1000); deal "
             f"numbers are {VALID_DEALS_TEXT}. `freecell replay N MOVE...` replays moves from "
-            "deal N (see `freecell replay --help`)."
+            "deal N (see `freecell replay --help`); `freecell solve DEAL...` solves deals (see "
+            "`freecell solve --help`)."
         ),
     )
     parser.add_argument(
@@ -104,6 +105,10 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
         from freecell._replay import replay_main  # noqa: PLC0415 - only this command needs it
 
         return replay_main(args[1:], sys.stdin, out, sys.stderr)
+    if args[:1] == ["solve"]:
+        from freecell._solve_cli import solve_main  # noqa: PLC0415 - only this command needs it
+
+        return solve_main(args[1:], sys.stdin, out, sys.stderr)
     parser = _parser()
     # Deals are whatever is not an option: argparse would read `-2..5` as an unknown option.
     namespace, deal_texts = parser.parse_known_args(args)
