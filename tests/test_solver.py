@@ -355,12 +355,24 @@ class TestCommandProcess:
 
     def test_jobs_keep_the_order_and_stream(self) -> None:
         """With --jobs 2 lines come in order, each as soon as it and those before are known."""
-        command = [*FREECELL, "solve", "--jobs", "2", "-f", "json", "1..4", "-2"]
+        command = [
+            *FREECELL,
+            "solve",
+            "-j",
+            "2",
+            "--max-states",
+            "200000",
+            "-f",
+            "json",
+            "1..4",
+            "-2",
+        ]
         with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as process:
             assert process.stdout is not None
             deals = [json.loads(process.stdout.readline())["deal"] for _ in range(4)]
             still_running = process.poll() is None
-            process.kill()
+            process.stdout.close()  # like `| head -4`: the command ends, workers and all
+            assert process.wait(timeout=60) == 0
         assert deals == [1, 2, 3, 4]
         assert still_running  # deal -2 takes many seconds: the first lines did not wait for it
 

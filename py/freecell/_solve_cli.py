@@ -15,10 +15,12 @@ import argparse
 import json
 import os
 import sys
+import threading
+import time
 from collections import deque
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
+from multiprocessing.pool import AsyncResult
 from typing import Final, NoReturn, TextIO
 
 from freecell._deal import VALID_DEALS_TEXT, DealNumberError, deal
@@ -28,6 +30,7 @@ from freecell._solver import DEFAULT_MAX_STATES, Solution, Solver
 _PROG: Final = "freecell solve"
 _STDIN: Final = "-"
 _AHEAD: Final = 8  # deals handed out ahead of the one printed next, per process
+_WATCH_SECONDS: Final = 0.5  # how often a worker checks that its parent is alive
 
 
 class _UsageError(Exception):
@@ -126,25 +129,39 @@ def _solve(task: _Task) -> Solution:
     return Solver(start, max_states=task.max_states, max_seconds=task.timeout).run()
 
 
+def _watch_parent() -> None:
+    """End this worker process soon after its parent is gone (killed, not just finished)."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_WATCH_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
 def _results(tasks: Iterator[_Task], jobs: int) -> Iterator[tuple[_Task, Solution]]:
-    """Yield each task with its solution, in order, solving up to ``jobs`` at once."""
+    """Yield each task with its solution, in order, solving up to ``jobs`` at once.
+
+    Several jobs run in worker processes, with a few deals handed out ahead of the one printed
+    next; leaving early (a closed pipe) ends the workers at once.
+    """
     if jobs == 1:
         for task in tasks:
             yield task, _solve(task)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending: deque[tuple[_Task, Future[Solution]]] = deque()
-        try:
-            while True:
-                while len(pending) < jobs * _AHEAD and (queued := next(tasks, None)) is not None:
-                    pending.append((queued, pool.submit(_solve, queued)))
-                if not pending:
-                    return
-                task, future = pending.popleft()
-                yield task, future.result()
-        finally:
-            for _, future in pending:
-                future.cancel()
+    import multiprocessing  # noqa: PLC0415 - only several jobs need it (and Pyodide has none)
+
+    with multiprocessing.Pool(jobs, initializer=_watch_parent) as pool:  # exit: terminate()
+        pending: deque[tuple[_Task, AsyncResult[Solution]]] = deque()
+        while True:
+            while len(pending) < jobs * _AHEAD and (queued := next(tasks, None)) is not None:
+                pending.append((queued, pool.apply_async(_solve, (queued,))))
+            if not pending:
+                return
+            task, result = pending.popleft()
+            yield task, result.get()
 
 
 def _line(task: _Task, solution: Solution, fmt: str) -> str:

@@ -134,29 +134,23 @@ def _settle(found: bytes, cells: bytes, cascades: list[bytes]) -> tuple[bytes, b
     ``cascades`` changes in place. A card is safe when it is next for its foundation and both
     cards of the other colour one rank lower are home (aces always).
     """
-    f = bytearray(found)
-    changed = True
-    while changed:
-        changed = False
+    while True:
+        safe = _SAFE[found]
         for i, cascade in enumerate(cascades):
-            n = len(cascade)
-            while n:
-                c = cascade[n - 1]
-                s, r = c & 3, c >> 2
-                if f[s] != r or (r and min((f[1], f[2]) if s in (0, 3) else (f[0], f[3])) < r):
+            if cascade and cascade[-1] in safe:
+                card = cascade[-1]
+                cascades[i] = cascade[:-1]
+                break
+        else:
+            for card in cells:
+                if card in safe:
+                    cells = cells.replace(_ONE[card], b"")
                     break
-                f[s] += 1
-                n -= 1
-            if n < len(cascade):
-                cascades[i] = cascade[:n]
-                changed = True
-        for c in cells:
-            s, r = c & 3, c >> 2
-            if f[s] == r and (not r or min((f[1], f[2]) if s in (0, 3) else (f[0], f[3])) >= r):
-                f[s] += 1
-                cells = cells.replace(_ONE[c], b"")
-                changed = True
-    return bytes(f), cells
+            else:
+                return found, cells
+        f = bytearray(found)
+        f[card & 3] += 1
+        found = bytes(f)
 
 
 def _safe_cards(found: bytes) -> tuple[int, ...]:
@@ -171,6 +165,8 @@ def _safe_cards(found: bytes) -> tuple[int, ...]:
 
 _SAFE: Final = _Cache(_safe_cards)
 """The safe cards of each foundation met so far (at most 14**4)."""
+_SORTED: Final = _Cache(lambda cells: bytes(sorted(cells)))
+"""Free cells sorted, by the unsorted cells met so far (at most one per set of up to 4 cards)."""
 
 
 # --- the heuristics ---------------------------------------------------------------------------
@@ -197,6 +193,7 @@ class _Plan:
     cell: int
     home: int
     g_weight: int
+    sideways: bool = True
 
     def cascade_cost(self, cascade: bytes) -> int:
         """Return the part of ``h`` that one cascade adds (the scans cache it per cascade)."""
@@ -215,11 +212,14 @@ class _Plan:
         return self.blocker * blockers + self.deep * deep + self.buried * buried
 
 
+# fmt: off
 _PLANS: Final = (
-    _Plan("meta", False, blocker=2, deep=2, buried=0, empty=-4, cell=4, home=2, g_weight=1),
-    _Plan("meta2", False, blocker=2, deep=1, buried=1, empty=-2, cell=2, home=1, g_weight=1),
-    _Plan("atomic", True, blocker=2, deep=2, buried=0, empty=-4, cell=4, home=2, g_weight=1),
+    #      name      atomic blocker deep buried empty cell home g_weight sideways
+    _Plan("meta",    False, 2,      2,   0,     -4,   6,   2,   1,       False),
+    _Plan("meta2",   False, 2,      1,   1,     -2,   2,   1,   1,       False),
+    _Plan("atomic",  True,  2,      2,   0,     -4,   6,   2,   1,       True),
 )
+# fmt: on
 _SHORTCUTS: Final = _Plan("shortcut", False, 0, 0, 0, 0, 0, 0, 0)
 
 
@@ -249,6 +249,9 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
     cell_weight, home_weight = plan.cell, plan.home
     h_base = home_weight * (52 - sum(found)) + cell_weight * len(cells) + total
     out: list[Child] = []
+    add = out.append
+    join = _SEP_BYTES.join
+    parents = _PARENTS
 
     def settled(f: bytes, cl: bytes, nc: list[bytes], move: int) -> None:
         f, cl = _settle(f, cl, nc)
@@ -275,22 +278,22 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
     for c in cells:
         rest = found + cells.replace(_ONE[c], b"") + _END_BYTES
         h = h_base - cell_weight
-        for p in _PARENTS[c]:
+        for p in parents[c]:
             j = bottoms.get(p)
             if j is not None:
                 nc = cascades.copy()
                 new = nc[j] = cascades[j] + _ONE[c]
                 nc.sort()
-                child = rest + _SEP_BYTES.join(nc)
+                child = rest + join(nc)
                 if child not in seen:
-                    out.append((child, c | p << 6, h - column[j] + costs[new]))
+                    add((child, c | p << 6, h - column[j] + costs[new]))
         if empty:
             nc = cascades.copy()
             new = nc[0] = _ONE[c]
             nc.sort()
-            child = rest + _SEP_BYTES.join(nc)
+            child = rest + join(nc)
             if child not in seen:
-                out.append((child, c | _EMPTY << 6, h - column[0] + costs[new]))
+                add((child, c | _EMPTY << 6, h - column[0] + costs[new]))
     # Cascades to cascades and free cells. A meta move takes a run as large as the free cells
     # and empty cascades allow; an atomic move takes one card.
     atomic = plan.atomic
@@ -301,9 +304,9 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
         n = len(cascade)
         run = runs[cascade]
         h = h_base - column[i]
-        for k in range(1, (min(most, run)) + 1):
+        for k in range(1 if plan.sideways or run > most else run, (min(most, run)) + 1):
             c = cascade[n - k]
-            for p in _PARENTS[c]:
+            for p in parents[c]:
                 j = bottoms.get(p)
                 if j is not None:
                     nc = cascades.copy()
@@ -313,9 +316,9 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
                         settled(found, cells, nc, c | p << 6)
                         continue
                     nc.sort()
-                    child = prefix + _SEP_BYTES.join(nc)
+                    child = prefix + join(nc)
                     if child not in seen:
-                        out.append((child, c | p << 6, h - column[j] + costs[rest] + costs[new]))
+                        add((child, c | p << 6, h - column[j] + costs[rest] + costs[new]))
         if empty and n > 1:
             # Onto an empty cascade: any run but the whole cascade (that changes nothing);
             # meta scans move only the largest run.
@@ -329,22 +332,22 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
                     settled(found, cells, nc, c | _EMPTY << 6)
                     continue
                 nc.sort()
-                child = prefix + _SEP_BYTES.join(nc)
+                child = prefix + join(nc)
                 if child not in seen:
-                    out.append((child, c | _EMPTY << 6, h - column[0] + costs[rest] + costs[new]))
+                    add((child, c | _EMPTY << 6, h - column[0] + costs[rest] + costs[new]))
         if free and (atomic or run == 1):
             # To a free cell; meta scans never break a run there (runs move as a whole).
             c = cascade[-1]
             nc = cascades.copy()
             rest = nc[i] = cascade[:-1]
-            cl = bytes(sorted(cells + _ONE[c])) if cells else _ONE[c]
+            cl = _SORTED[cells + _ONE[c]]
             if rest and rest[-1] in safe:
                 settled(found, cl, nc, c | _CELL << 6)
                 continue
             nc.sort()
-            child = found + cl + _END_BYTES + _SEP_BYTES.join(nc)
+            child = found + cl + _END_BYTES + join(nc)
             if child not in seen:
-                out.append((child, c | _CELL << 6, h + cell_weight + costs[rest]))
+                add((child, c | _CELL << 6, h + cell_weight + costs[rest]))
     return out
 
 
@@ -373,7 +376,7 @@ def _apply(key: bytes, move: int) -> bytes | None:  # noqa: C901, PLR0911, PLR09
     elif target == _CELL:
         if len(cards) != 1 or source < 0 or not free:
             return None
-        cells = bytes(sorted(cells + cards))
+        cells = _SORTED[cells + cards]
     elif target == _EMPTY:
         if not empty or len(cards) > (free + 1) << (empty - 1):
             return None
