@@ -215,8 +215,8 @@ class _Plan:
 # fmt: off
 _PLANS: Final = (
     #      name      atomic blocker deep buried empty cell home g_weight sideways
-    _Plan("meta",    False, 2,      2,   0,     -4,   6,   2,   1,       False),
-    _Plan("meta2",   False, 2,      1,   1,     -2,   2,   1,   1,       False),
+    _Plan("meta",    False, 2,      1,   4,     -4,   6,   2,   3,       False),
+    _Plan("meta2",   False, 2,      2,   0,     -4,   6,   2,   1,       False),
     _Plan("atomic",  True,  2,      2,   0,     -4,   6,   2,   1,       True),
 )
 # fmt: on
@@ -296,7 +296,7 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
                 add((child, c | _EMPTY << 6, h - column[0] + costs[new]))
     # Cascades to cascades and free cells. A meta move takes a run as large as the free cells
     # and empty cascades allow; an atomic move takes one card.
-    atomic = plan.atomic
+    atomic, sideways = plan.atomic, plan.sideways
     most = 1 if atomic else (free + 1) << empty
     most_to_empty = 1 if atomic else (free + 1) << (empty - 1) if empty else 0
     for i in range(empty, 8):
@@ -304,7 +304,8 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
         n = len(cascade)
         run = runs[cascade]
         h = h_base - column[i]
-        for k in range(1 if plan.sideways or run > most else run, (min(most, run)) + 1):
+        top = run if run < most else most  # noqa: FURB136 - min() is a call, 8 an expansion
+        for k in range(1 if sideways or run > most else run, top + 1):
             c = cascade[n - k]
             for p in parents[c]:
                 j = bottoms.get(p)
@@ -322,7 +323,9 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
         if empty and n > 1:
             # Onto an empty cascade: any run but the whole cascade (that changes nothing);
             # meta scans move only the largest run.
-            k_most = min(run, most_to_empty, n - 1)
+            k_most = run if run < most_to_empty else most_to_empty  # noqa: FURB136
+            if k_most >= n:
+                k_most = n - 1
             for k in range(k_most if not atomic and k_most > 1 else 1, k_most + 1):
                 c = cascade[n - k]
                 nc = cascades.copy()
@@ -640,8 +643,8 @@ class Solution:
 Start = int | Deal | Game | Position
 """What a search can start from: a deal number, a deal, a game (its position now), a position."""
 
-_HEAD: Final = 1000  # the first scan runs alone for this many expansions
-_SLICES: Final = (100, 100, 200)  # then the scans take turns, this many expansions each
+_HEAD: Final = 500  # the first scan runs alone for this many expansions
+_SLICES: Final = (100, 100, 400)  # then the scans take turns, this many expansions each
 _CHUNK: Final = 32  # expansions between looks at the clock
 
 
