@@ -65,6 +65,15 @@ from freecell._game import (
     Snapshot,
     parse_position,
 )
+from freecell._solver import (
+    DEFAULT_MAX_STATES,
+    Solution,
+    Solver,
+    SolverError,
+    SolveResult,
+    canonical_key,
+    solve,
+)
 
 __version__ = "0.1.0"
 
@@ -74,6 +83,7 @@ __all__ = [
     "CASCADES",
     "CLASSIC_DEALS",
     "CLUBS",
+    "DEFAULT_MAX_STATES",
     "DIAMONDS",
     "ERROR_CODES",
     "FORMATS",
@@ -106,8 +116,13 @@ __all__ = [
     "PositionError",
     "Rank",
     "Snapshot",
+    "Solution",
+    "SolveResult",
+    "Solver",
+    "SolverError",
     "Suit",
     "__version__",
+    "canonical_key",
     "card_code",
     "card_color",
     "card_is_red",
@@ -125,4 +140,5 @@ __all__ = [
     "parse_card",
     "parse_deal_number",
     "parse_position",
+    "solve",
 ]

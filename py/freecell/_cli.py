@@ -44,6 +44,7 @@ _FORMATS_TEXT: Final = ", ".join(FORMATS)
 USAGE: Final = f"usage: {_PROG} [-h] [--version] [-f {{{','.join(FORMATS)}}}] DEAL [DEAL ...]"
 HELP: Final = f"""{USAGE}
        {_PROG} replay DEAL [MOVE ...]
+       {_PROG} solve [OPTIONS] DEAL ...
 
 Print Microsoft FreeCell deals by number, boards separated by a blank line.
 
@@ -59,7 +60,8 @@ options:
                  deal, so that a range streams (`jq -s` makes one array of them);
                  unicode: fcs with suit symbols
 
-`freecell replay N MOVE...` replays moves from deal N (see `freecell replay --help`).
+`freecell replay N MOVE...` replays moves from deal N (see `freecell replay --help`);
+`freecell solve DEAL...` solves deals (see `freecell solve --help`).
 
 Exit status: 0 done; 1 when the output cannot be written (a full disk, a closed
 descriptor), while a reader that stops early (`freecell 1..100000 | head`) ends it
@@ -227,6 +229,10 @@ def _subcommand(name: str) -> Command | None:
         from freecell._replay import replay_main  # noqa: PLC0415 - only this command needs it
 
         return replay_main
+    if name == "solve":
+        from freecell._solve_cli import solve_main  # noqa: PLC0415 - only this command needs it
+
+        return solve_main
     return None
 
 

@@ -1,0 +1,261 @@
+"""The ``freecell solve`` command: solve deals, or a position read from standard input.
+
+``freecell solve DEAL...`` prints a line per deal, in order, as soon as it is known:
+``617: 8h 3a 3b ...`` (every move in standard notation, moves to the foundations included, so
+that ``freecell replay 617`` plays them to a win), ``11982: impossible`` or ``N: unknown``
+when the budget ran out. ``-`` reads a position in fc-solve's format from standard input (what
+the page's "Copy text" copies) and is labelled ``-``. ``--format json`` prints a JSON object a
+line instead. Exit status: 0 when every deal got an answer, 3 when one is unknown, 2 for a bad
+command line (one line on stderr, nothing on stdout; every argument is checked first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence, Sized
+from dataclasses import dataclass
+from multiprocessing.pool import AsyncResult
+from typing import Final, NoReturn, TextIO
+
+from freecell._deal import VALID_DEALS_TEXT, DealNumberError, deal
+from freecell._game import PositionError, parse_position
+from freecell._solver import DEFAULT_MAX_STATES, Solution, Solver
+
+_PROG: Final = "freecell solve"
+_STDIN: Final = "-"
+_AHEAD: Final = 8  # deals handed out ahead of the one printed next, per process
+_WATCH_SECONDS: Final = 0.5  # how often a worker checks that its parent is alive
+
+
+class _UsageError(Exception):
+    """A command line that names nothing valid; its message is one line for stderr."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        """Raise the message instead of printing it, so the caller's stderr gets it."""
+        raise _UsageError(message)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        msg = f"write a whole number of at least 1, not {text!r}"
+        raise argparse.ArgumentTypeError(msg)
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0
+    if not 0 < value < float("inf"):
+        msg = f"write a number of seconds above 0, not {text!r}"
+        raise argparse.ArgumentTypeError(msg)
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=_PROG,
+        add_help=False,
+        usage=f"{_PROG} [-h] [-f {{text,json}}] [--max-states N] [--timeout SECONDS] "
+        "[--jobs N] DEAL [DEAL ...]",
+        description="Solve FreeCell deals: a line per deal, in order, with every move in "
+        "standard notation (moves to the foundations included), `impossible` when no solution "
+        "exists (proved by a complete search) or `unknown` when the budget ran out.",
+        epilog=f"A DEAL is a deal number (617, #617, -1), a range FIRST..LAST (1..1000), or - "
+        f"for a position in fc-solve's format on standard input. Deal numbers are "
+        f"{VALID_DEALS_TEXT}. Exit status: 0 when every deal was solved or proved impossible, "
+        "3 when one is unknown, 2 for a bad command line. `freecell solve 617 | cut -d: -f2 | "
+        "freecell replay 617` replays a solution.",
+    )
+    parser.add_argument("-h", "--help", action="store_true", help="show this help and exit")
+    parser.add_argument(
+        "-f",
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text: `DEAL: MOVES` or `DEAL: impossible|unknown` (default); json: an object a "
+        "line with deal, result, moves, states and seconds",
+    )
+    parser.add_argument(
+        "--max-states",
+        type=_positive_int,
+        default=DEFAULT_MAX_STATES,
+        metavar="N",
+        help=f"positions a search may store, per deal (default {DEFAULT_MAX_STATES:,})",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=_positive_float,
+        metavar="SECONDS",
+        help="seconds a search may take, per deal (default: no limit)",
+    )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=_positive_int,
+        default=1,
+        metavar="N",
+        help="processes that solve deals side by side; the output keeps its order (default 1)",
+    )
+    return parser
+
+
+@dataclass(frozen=True, slots=True)
+class _Task:
+    """One deal to solve: a deal number or a position's text, and the budget."""
+
+    number: int | None
+    text: str
+    max_states: int
+    timeout: float | None
+
+
+def _solve(task: _Task) -> Solution:
+    """Solve one task (in this process or a worker)."""
+    start = deal(task.number) if task.number is not None else parse_position(task.text)
+    return Solver(start, max_states=task.max_states, max_seconds=task.timeout).run()
+
+
+def _watch_parent() -> None:
+    """End this worker process soon after its parent is gone (killed, not just finished)."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_WATCH_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
+
+
+def _results(tasks: Iterator[_Task], jobs: int) -> Iterator[tuple[_Task, Solution]]:
+    """Yield each task with its solution, in order, solving up to ``jobs`` at once.
+
+    Several jobs run in worker processes, with a few deals handed out ahead of the one printed
+    next; leaving early (a closed pipe) ends the workers at once.
+    """
+    if jobs == 1:
+        for task in tasks:
+            yield task, _solve(task)
+        return
+    import multiprocessing  # noqa: PLC0415 - only several jobs need it (and Pyodide has none)
+
+    with multiprocessing.Pool(jobs, initializer=_watch_parent) as pool:  # exit: terminate()
+        pending: deque[tuple[_Task, AsyncResult[Solution]]] = deque()
+        while True:
+            while len(pending) < jobs * _AHEAD and (queued := next(tasks, None)) is not None:
+                pending.append((queued, pool.apply_async(_solve, (queued,))))
+            if not pending:
+                return
+            task, result = pending.popleft()
+            yield task, result.get()
+
+
+def _line(task: _Task, solution: Solution, fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(
+            {
+                "deal": task.number,
+                "result": solution.result,
+                "moves": [str(move) for move in solution.moves],
+                "states": solution.states,
+                "seconds": round(solution.seconds, 4),
+            }
+        )
+    label = _STDIN if task.number is None else str(task.number)
+    return f"{label}: {solution}"
+
+
+def _specs(deal_texts: list[str], stdin: TextIO) -> list[Iterable[int] | str]:
+    """Check every deal argument and read stdin for ``-``; raise _UsageError if one is bad.
+
+    Returns the deal numbers of each argument, or the position's text for ``-``.
+    """
+    from freecell._cli import parse_deal_spec  # noqa: PLC0415 - _cli imports this module
+
+    if not deal_texts:
+        msg = f"name at least one deal ({VALID_DEALS_TEXT}) or - for a position on stdin"
+        raise _UsageError(msg)
+    specs: list[Iterable[int] | str] = []
+    text: str | None = None
+    for arg in deal_texts:
+        if arg == _STDIN:
+            if text is None:
+                text = stdin.read()
+                try:
+                    parse_position(text)
+                except PositionError as error:
+                    msg = f"invalid position on standard input: {error}"
+                    raise _UsageError(msg) from None
+            specs.append(text)
+            continue
+        try:
+            specs.append(parse_deal_spec(arg))
+        except DealNumberError as error:
+            raise _UsageError(str(error)) from None
+    return specs
+
+
+def _tasks(
+    specs: list[Iterable[int] | str], max_states: int, timeout: float | None
+) -> Iterator[_Task]:
+    for spec in specs:
+        if isinstance(spec, str):
+            yield _Task(None, spec, max_states, timeout)
+        else:
+            yield from (_Task(number, "", max_states, timeout) for number in spec)
+
+
+def solve_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    r"""Run ``freecell solve`` with the arguments that follow ``solve``; return the exit status.
+
+    >>> import io
+    >>> out, err = io.StringIO(), io.StringIO()
+    >>> solve_main(["11982", "--max-states", "50"], io.StringIO(), out, err)
+    3
+    >>> out.getvalue()
+    '11982: unknown\n'
+    >>> solve_main(["0"], io.StringIO(), out, err), err.getvalue()  # doctest: +ELLIPSIS
+    (2, "freecell solve: invalid deal number '0': enter a whole number from 1 to ...\n")
+    """
+    parser = _parser()
+    try:
+        namespace, deal_texts = parser.parse_known_args([a for a in argv if a != "--"])
+        if namespace.help:
+            stdout.write(parser.format_help().rstrip("\n") + "\n")
+            return 0
+        specs = _specs(deal_texts, stdin)
+    except _UsageError as error:
+        stderr.write(f"{_PROG}: {error}\n")
+        return 2
+    tasks = _tasks(specs, namespace.max_states, namespace.timeout)
+    # No more processes than deals (a range from -1 or -2 is lazy, of unknown length).
+    sizes = [1 if isinstance(s, str) else len(s) if isinstance(s, Sized) else None for s in specs]
+    jobs = namespace.jobs if None in sizes else min(namespace.jobs, sum(filter(None, sizes)))
+    status = 0
+    try:
+        for task, solution in _results(tasks, jobs):
+            stdout.write(_line(task, solution, namespace.format) + "\n")
+            stdout.flush()
+            if solution.result == "unknown":
+                status = 3
+    except BrokenPipeError:
+        # The reader went away (`freecell solve 1..1000 | head`): stop quietly.
+        if stdout is sys.stdout:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    return status

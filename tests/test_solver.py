@@ -1,0 +1,384 @@
+"""The solver (`freecell.solve`, `freecell.Solver`) and the `freecell solve` command.
+
+Every solution found here is replayed through `Game` with no automatic moves and through
+`freecell replay`; every "impossible" is checked against fc-solve's complete single-card scan.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from freecell import (
+    DEFAULT_MAX_STATES,
+    DealNumberError,
+    Game,
+    Move,
+    Position,
+    Solver,
+    SolverError,
+    canonical_key,
+    deal,
+    parse_card,
+    parse_position,
+    solve,
+)
+from freecell._replay import replay_main
+from freecell._solve_cli import solve_main
+
+FREECELL = [sys.executable, "-m", "freecell"]
+NO_FC_SOLVE = (
+    "fc-solve is missing: install Debian's freecell-solver-bin (apt-get install "
+    "freecell-solver-bin), which the impossibility checks compare with"
+)
+
+
+def fc_solve_finds_no_solution(position: Position) -> bool:
+    """Tell whether fc-solve's complete scan over single-card moves (`-to 01ABCDE`) fails."""
+    program = shutil.which("fc-solve")
+    if program is None:
+        pytest.fail(NO_FC_SOLVE)
+    result = subprocess.run(
+        [program, "-to", "01ABCDE", "-m", "-snx", "-"],
+        input=str(position) + "\n",
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env={"FREECELL_SOLVER_QUIET": "1", "PATH": "/usr/bin:/bin"},
+    )
+    assert "This game is solveable." in result.stdout or "I could not solve" in result.stdout
+    return "I could not solve this game." in result.stdout
+
+
+def wins_through_game(start: Position, moves: Sequence[Move | str]) -> bool:
+    """Play the moves through Game.push (no automatic moves) and tell whether they win."""
+    game = Game(start)
+    for move in moves:
+        game.push(move)
+    return game.is_won()
+
+
+def wins_through_replay(number: int, moves: Sequence[Move | str]) -> bool:
+    """Play the moves through `freecell replay N` and tell whether it says solved."""
+    out, err = io.StringIO(), io.StringIO()
+    status = replay_main([str(number), *map(str, moves)], io.StringIO(), out, err)
+    return status == 0 and out.getvalue().endswith("\nsolved\n")
+
+
+def run_solve(*argv: str, stdin: str = "") -> tuple[int, str, str]:
+    """Run solve_main in this process and return its status, stdout and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    status = solve_main(list(argv), io.StringIO(stdin), out, err)
+    return status, out.getvalue(), err.getvalue()
+
+
+@st.composite
+def played_positions(draw: st.DrawFn) -> Position:
+    """Draw a position reached by up to 40 random legal moves from a random deal."""
+    position = Position.from_deal(deal(draw(st.integers(1, 1_000_000))))
+    rng: random.Random = draw(st.randoms(use_true_random=False))
+    for _ in range(draw(st.integers(0, 40))):
+        moves = position.legal_moves()
+        if not moves:
+            break
+        position = position.apply(rng.choice(moves))
+    return position
+
+
+class TestSolutions:
+    @pytest.mark.parametrize("number", [1, 2, 24, 617, 31465, 1_000_000, 2**31, 2**33 - 1])
+    def test_deal_solution_wins(self, number: int) -> None:
+        """A deal's solution wins through Game with auto moves off and through freecell replay."""
+        solution = solve(number)
+        assert solution.result == "solved"
+        assert wins_through_game(Position.from_deal(deal(number)), solution.moves)
+        assert wins_through_replay(number, solution.moves)
+
+    def test_game_in_progress(self) -> None:
+        """A game is solved from its current position, not from its deal."""
+        game = Game.from_deal_number(617)
+        for move in ["2a", "21", "4b"]:
+            game.push(move)
+        solution = solve(game)
+        assert solution.result == "solved"
+        assert wins_through_game(game.position, solution.moves)
+
+    def test_position_from_text(self) -> None:
+        """A position read from fc-solve's format, with a gap between free cells, is solved."""
+        position = parse_position(str(Position.from_deal(deal(5)).apply("1b")))
+        assert position.freecells[:2] == (None, parse_card("9S"))
+        solution = solve(position)
+        assert solution.result == "solved"
+        assert wins_through_game(position, solution.moves)
+
+    def test_automatic_moves_are_written_out(self) -> None:
+        """A safe move home waiting at the start is the first move; all 52 go home explicitly."""
+        game = Game.from_deal_number(1)
+        for move in ["5a", "5b", "5c", "5d"]:
+            game.push(move)
+        assert game.next_auto_move() == Move.parse("5h")
+        solution = solve(game)
+        assert solution.moves[0] == Move.parse("5h")
+        assert sum(move.target == "h" for move in solution.moves) == 52
+
+    def test_won_position(self) -> None:
+        """A won position is solved with no moves."""
+        won = Position(((),) * 8, (None,) * 4, (13, 13, 13, 13))
+        solution = solve(won)
+        assert (solution.result, solution.moves, solution.states) == ("solved", (), 1)
+
+    def test_start_types(self) -> None:
+        """A deal number, a Deal, a Game and a Position give the same answer."""
+        starts = [617, deal(617), Game.from_deal_number(617), Position.from_deal(deal(617))]
+        answers = {solve(start, max_states=20_000).moves for start in starts}  # type: ignore[arg-type]
+        assert len(answers) == 1
+
+    def test_str_is_the_moves(self) -> None:
+        """`str(solution)` is the moves joined by spaces."""
+        solution = solve(617)
+        assert str(solution).split() == [str(move) for move in solution.moves]
+
+
+class TestImpossible:
+    def test_minus_one_is_impossible_as_fc_solve_says(self) -> None:
+        """Windows' deal -1 is proved impossible, and fc-solve's complete scan agrees."""
+        solution = solve(-1)
+        assert (solution.result, solution.moves) == ("impossible", ())
+        assert fc_solve_finds_no_solution(Position.from_deal(deal(-1)))
+
+    def test_impossible_needs_a_complete_scan(self) -> None:
+        """With too small a budget the answer is unknown, never impossible."""
+        assert solve(-1, max_states=100).result == "unknown"
+
+
+class TestBudget:
+    @pytest.mark.parametrize("max_states", [1, 2, 50, 1000])
+    def test_max_states_is_respected(self, max_states: int) -> None:
+        """A search stores no more positions than its budget, and then says unknown."""
+        solution = solve(617, max_states=max_states)
+        assert solution.result == "unknown"
+        assert solution.moves == ()
+        assert solution.states <= max_states
+
+    def test_budget_large_enough_solves(self) -> None:
+        """The same deal is solved with a budget that is large enough."""
+        solution = solve(617, max_states=DEFAULT_MAX_STATES)
+        assert solution.result == "solved"
+        assert solution.states <= DEFAULT_MAX_STATES
+
+    def test_no_time_is_unknown(self) -> None:
+        """A time budget that is already spent ends the search as unknown."""
+        solver = Solver(-2, max_seconds=0)
+        assert solver.run().result == "unknown"
+
+    @pytest.mark.parametrize(("max_states", "max_seconds"), [(0, None), (-5, None), (10, -1.0)])
+    def test_bad_budget(self, max_states: int, max_seconds: float | None) -> None:
+        """A budget below 1 state or 0 seconds raises SolverError, a ValueError."""
+        with pytest.raises(SolverError, match="must be at least"):
+            Solver(617, max_states=max_states, max_seconds=max_seconds)
+        assert issubclass(SolverError, ValueError)
+
+    def test_bad_start(self) -> None:
+        """A deal number that names no deal raises DealNumberError; other values TypeError."""
+        with pytest.raises(DealNumberError):
+            Solver(0)
+        with pytest.raises(TypeError, match="a search starts from"):
+            Solver("617")  # type: ignore[arg-type]
+
+
+class TestDeterminism:
+    def test_same_answer_twice(self) -> None:
+        """The same position and budget give the same answer, moves and states."""
+        first, second = solve(253), solve(253)
+        assert (first.result, first.moves, first.states) == (
+            second.result,
+            second.moves,
+            second.states,
+        )
+
+    def test_same_unknown_twice(self) -> None:
+        """A budget that runs out runs out at the same place."""
+        assert solve(617, max_states=3000).states == solve(617, max_states=3000).states
+
+    def test_slices_give_the_same_answer(self) -> None:
+        """Many smallest slices of work give exactly what one call gives."""
+        solver = Solver(617)
+        calls = 0
+        while (solution := solver.step(max_seconds=0)) is None:
+            calls += 1
+        assert calls > 10
+        whole = solve(617)
+        assert (solution.result, solution.moves, solution.states) == (
+            whole.result,
+            whole.moves,
+            whole.states,
+        )
+
+    def test_step_after_the_end(self) -> None:
+        """Once ended, every step returns the same solution and does no more work."""
+        solver = Solver(1)
+        solution = solver.run()
+        assert solver.step() is solution
+        assert solver.solution is solution
+        assert solver.states == solution.states
+
+
+class TestCanonicalKey:
+    @given(st.integers(1, 1_000_000), st.randoms(use_true_random=False))
+    def test_cascade_and_cell_order_do_not_matter(self, number: int, rng: random.Random) -> None:
+        """Permuting the cascades and the free cells keeps the key."""
+        position = Position.from_deal(deal(number))
+        for move in ["1a", "2c", "3d"]:
+            position = position.apply(move)
+        cascades, cells = list(position.cascades), list(position.freecells)
+        rng.shuffle(cascades)
+        rng.shuffle(cells)
+        assert canonical_key(Position(tuple(cascades), tuple(cells))) == canonical_key(position)
+
+    @given(played_positions())
+    @settings(max_examples=50, suppress_health_check=[HealthCheck.too_slow])
+    def test_different_positions_differ(self, position: Position) -> None:
+        """A legal move changes the key, unless it moves a whole cascade to an empty one."""
+        for move in position.legal_moves():
+            count = position.resolve(move)[1]
+            source = position.cascades[int(move.source) - 1] if move.source.isdigit() else ()
+            same = len(source) == count and position.card_at(move.target) is None
+            assert (canonical_key(position.apply(move)) == canonical_key(position)) == same
+
+
+class TestRandomPositions:
+    @given(played_positions())
+    @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    def test_answers_are_true(self, position: Position) -> None:
+        """A solved answer wins through Game; an impossible one is confirmed by fc-solve."""
+        solution = solve(position, max_states=20_000)
+        if solution.result == "solved":
+            assert wins_through_game(position, solution.moves)
+        elif solution.result == "impossible":
+            assert fc_solve_finds_no_solution(position)
+        assert solution.states <= 20_000
+
+
+class TestCommand:
+    def test_text_lines(self) -> None:
+        """Each deal gets a line `N: MOVES`, in order, and the moves replay to a win."""
+        status, out, err = run_solve("617", "1..2")
+        assert (status, err) == (0, "")
+        lines = out.splitlines()
+        assert [line.split(":")[0] for line in lines] == ["617", "1", "2"]
+        for line in lines:
+            number, moves = line.split(": ")
+            assert wins_through_replay(int(number), moves.split())
+
+    def test_json_lines(self) -> None:
+        """--format json prints an object a line with deal, result, moves, states, seconds."""
+        status, out, _ = run_solve("-f", "json", "1", "-1")
+        assert status == 0
+        first, second = map(json.loads, out.splitlines())
+        assert set(first) == {"deal", "result", "moves", "states", "seconds"}
+        assert (first["deal"], first["result"]) == (1, "solved")
+        assert wins_through_replay(1, first["moves"])
+        assert (second["deal"], second["result"], second["moves"]) == (-1, "impossible", [])
+
+    def test_impossible_deal(self) -> None:
+        """Deal 11982 is impossible, and fc-solve's complete scan agrees; exit status 0."""
+        assert run_solve("11982") == (0, "11982: impossible\n", "")
+        assert fc_solve_finds_no_solution(Position.from_deal(deal(11982)))
+
+    def test_unknown_exits_3(self) -> None:
+        """A deal the budget cannot settle prints unknown and the exit status is 3."""
+        assert run_solve("1", "617", "--max-states", "100") == (3, "1: unknown\n617: unknown\n", "")
+
+    def test_position_on_stdin(self) -> None:
+        """`-` solves the position on standard input and labels it `-`."""
+        position = Position.from_deal(deal(617)).apply("2a").apply("21")
+        status, out, _ = run_solve("-", "--format", "text", stdin=str(position))
+        assert status == 0
+        label, moves = out.rstrip("\n").split(": ")
+        assert label == "-"
+        assert wins_through_game(position, moves.split())
+        status, out, _ = run_solve("-", "-f", "json", stdin=str(position))
+        assert json.loads(out)["deal"] is None
+
+    @pytest.mark.parametrize(
+        ("args", "stdin"),
+        [(["0"], ""), (["abc"], ""), (["5..3"], ""), (["1", "x"], ""), ([], ""),
+         (["--jobs", "0", "1"], ""), (["--max-states", "x", "1"], ""),
+         (["--timeout", "-1", "1"], ""), (["--format", "xml", "1"], ""), (["--bogus", "1"], ""),
+         (["1", "-"], "not a position"), (["-"], "")],
+    )  # fmt: skip
+    def test_bad_input(self, args: list[str], stdin: str) -> None:
+        """Bad input exits 2 with one stderr line and prints nothing on stdout."""
+        status, out, err = run_solve(*args, stdin=stdin)
+        assert (status, out) == (2, "")
+        assert len(err.splitlines()) == 1
+        assert err.startswith("freecell solve: ")
+
+    def test_bad_argument_after_good_ones_solves_nothing(self) -> None:
+        """All arguments are checked before the first deal is solved."""
+        assert run_solve("1..3", "0")[:2] == (2, "")
+
+    def test_help(self) -> None:
+        """--help prints the usage and exits 0."""
+        status, out, _ = run_solve("--help")
+        assert status == 0
+        assert out.startswith("usage: freecell solve")
+        assert "impossible" in out
+
+
+class TestCommandProcess:
+    def test_pipeline_to_replay(self) -> None:
+        """`freecell solve 617 | cut -d: -f2 | freecell replay 617` ends in solved."""
+        with (
+            subprocess.Popen([*FREECELL, "solve", "617"], stdout=subprocess.PIPE) as solver,
+            subprocess.Popen(
+                ["cut", "-d:", "-f2"], stdin=solver.stdout, stdout=subprocess.PIPE
+            ) as cut,
+        ):
+            assert solver.stdout is not None
+            solver.stdout.close()
+            replayed = subprocess.run(
+                [*FREECELL, "replay", "617"], stdin=cut.stdout, capture_output=True, check=False
+            )
+        assert replayed.returncode == 0
+        assert replayed.stdout.decode().splitlines()[-1] == "solved"
+
+    def test_jobs_keep_the_order_and_stream(self) -> None:
+        """With --jobs 2 lines come in order, each as soon as it and those before are known."""
+        command = [
+            *FREECELL,
+            "solve",
+            "-j",
+            "2",
+            "--max-states",
+            "200000",
+            "-f",
+            "json",
+            "1..4",
+            "-2",
+        ]
+        with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as process:
+            assert process.stdout is not None
+            deals = [json.loads(process.stdout.readline())["deal"] for _ in range(4)]
+            still_running = process.poll() is None
+            process.stdout.close()  # like `| head -4`: the command ends, workers and all
+            assert process.wait(timeout=60) == 0
+        assert deals == [1, 2, 3, 4]
+        assert still_running  # deal -2 takes many seconds: the first lines did not wait for it
+
+    def test_main_help_mentions_solve(self) -> None:
+        """`freecell --help` names `freecell solve`."""
+        result = subprocess.run(
+            [*FREECELL, "--help"], capture_output=True, text=True, check=True, timeout=60
+        )
+        assert "freecell solve" in result.stdout
