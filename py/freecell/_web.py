@@ -30,11 +30,15 @@ from freecell._cards import CARD_CODES, RANK_CHARS, SUIT_SYMBOLS, card_is_red, p
 from freecell._deal import MAX_DEAL, DealNumberError, deal, format_deal, parse_deal_number
 from freecell._errors import ERROR_CODES, CodedError, message, shorten
 from freecell._game import CASCADES, Game, HistoryError, Move, Position, Snapshot
+from freecell._solver import Solution, Solver
 
 __all__ = ["ERROR_CODES", "MAX_LINK_MOVES", "Session", "forget_installer", "warm_up"]
 
 MAX_LINK_MOVES: Final = 5000
 """The most moves :meth:`Session.new_game` replays from a link; more is surely not a game."""
+SEARCH_SECONDS: Final = 60.0
+"""How long the page's solver may work on one position before it says it found nothing."""
+_KNOWN_MOST: Final = 20_000  # positions whose answer a session remembers before forgetting all
 
 _FACES: Final = {
     CARD_CODES[card]: {
@@ -173,6 +177,9 @@ class Session:
 
     def __init__(self) -> None:
         self._game: Game | None = None
+        self._search: Solver | None = None
+        # What searches found: a position, its result and the moves that win from it.
+        self._known: dict[Position, tuple[str, tuple[Move, ...]]] = {}
 
     def _reply(self, game: Game, **fields: Any) -> str:
         return _json({"ok": True, **fields, "game": game.snapshot()})
@@ -367,6 +374,89 @@ class Session:
             return self._refuse(game, error)
         return self._reply(game)
 
+    def hint(self) -> str:
+        """Say what to do from the game's position: a solution from here, or that none exists.
+
+        The answer comes at once for a position searched before or on the way of a solution
+        found before (so a hint after following the last one costs nothing). Otherwise a search
+        starts and the reply says ``"pending": true``: call :meth:`think` until it says
+        ``"done"``, then ask again. The answer: ``"result"`` (``"solved"``, ``"impossible"``
+        when a complete search proved it, or ``"unknown"`` when :data:`SEARCH_SECONDS` ran
+        out), ``"moves"`` (a solution from here, automatic moves written out), ``"hint"``
+        (its first move, as ``"made"`` describes moves) and ``"start"`` (whether the position
+        is the deal's own).
+
+        >>> session = Session(); _ = session.new_game("617")
+        >>> json.loads(session.hint())["pending"]
+        True
+        >>> while session.think(0.005) == "thinking":
+        ...     pass  # the page's worker answers other requests meanwhile
+        >>> reply = json.loads(session.hint())
+        >>> reply["result"], reply["hint"]["move"] == reply["moves"][0], reply["start"]
+        ('solved', True, True)
+        """
+        game = self._game_or_refusal()
+        if isinstance(game, str):
+            return game
+        position = game.position
+        known = self._known.get(position)
+        if known is None:
+            if self._search is None or self._search.position != position:
+                self._search = Solver(position, max_seconds=SEARCH_SECONDS)
+            return self._reply(game, pending=True)
+        result, moves = known
+        fields: dict[str, Any] = {
+            "result": result,
+            "moves": [str(move) for move in moves],
+            "start": position == game.start,
+        }
+        if moves:
+            fields["hint"] = _made(position, moves[0])
+        return self._reply(game, **fields)
+
+    def think(self, max_seconds: float = 0.005) -> str:
+        """Work on the search :meth:`hint` started for about ``max_seconds``.
+
+        Returns ``"thinking"`` (call again), ``"done"`` (:meth:`hint` now answers) or
+        ``"idle"``: no search, or one for a position the game has left, which is dropped.
+        """
+        search = self._search
+        if search is None or self._game is None or search.position != self._game.position:
+            self._search = None
+            return "idle"
+        solution = search.step(max_seconds)
+        if solution is None:
+            return "thinking"
+        self._search = None
+        self._learn(search.position, solution)
+        return "done"
+
+    def _learn(self, position: Position, solution: Solution) -> None:
+        """Remember a search's answer, and for a solution every position on its way."""
+        if len(self._known) > _KNOWN_MOST:
+            self._known.clear()
+        moves = solution.moves
+        self._known[position] = (solution.result, moves)
+        for index, move in enumerate(moves):
+            position = position.apply(move)
+            self._known[position] = ("solved", moves[index + 1 :])
+
+    def play_move(self, move: str) -> str:
+        """Play one move in standard notation, with no automatic moves (Solve plays these).
+
+        >>> session = Session(); _ = session.new_game("617")
+        >>> json.loads(session.play_move("82"))["made"][0]["onto"]
+        'KS'
+        """
+        game = self._game_or_refusal()
+        if isinstance(game, str):
+            return game
+        try:
+            resolved, _ = game.position.resolve(str(move))
+        except CodedError as error:
+            return self._refuse(game, error)
+        return self._play(game, resolved, auto=False)
+
     def targets(self, source: str) -> str:
         """List the places the card(s) at ``source`` can go now, for highlighting them.
 
@@ -384,16 +474,21 @@ class Session:
         return self._reply(game, targets=places)
 
 
-def warm_up(number: int) -> None:
+def warm_up(number: int, search_seconds: float = 0.001) -> None:
     """Run every request of the page on a throwaway session of deal ``number``.
 
     The page's worker calls it in idle moments after Python's memory is restored from a
     snapshot, so that the browser's WebAssembly engine has seen the interpreter at work before
-    the player's first moves; the build runs it to learn which modules the page imports.
+    the player's first moves; the build runs it, searching until the answer, to learn which
+    modules the page imports. A hint's search gets ``search_seconds`` at most.
 
     >>> warm_up(1)
     """
     session = Session()
+    session.new_game(str(number))
+    session.hint()
+    if session.think(search_seconds) == "done":
+        session.play_move(json.loads(session.hint())["moves"][0])
     session.new_game(str(number), "", 0, faces=False)
     session.new_game(str(number), "", 1, faces=True)
     session.new_game("not a deal")

@@ -29,7 +29,7 @@ pyodide.FS.writeFile(wheel, readFileSync(dealerWheel));
 // they import gets compiled, by compile_stdlib.py.
 const micropip = pyodide.pyimport("micropip");
 await micropip.install(`emfs:${wheel}`);
-pyodide.pyimport("freecell._web").warm_up(617);
+pyodide.pyimport("freecell._web").warm_up(617, 60); // a hint's whole search too
 const compiler = readFileSync(new URL("./compile_stdlib.py", import.meta.url));
 pyodide.FS.writeFile("/tmp/compile_stdlib.py", compiler);
 pyodide.pyimport("sys").path.insert(0, "/tmp");

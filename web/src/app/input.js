@@ -11,8 +11,11 @@ const KEYS = {
   t: "copy-text",
   i: "stats",
   "?": "help",
+  H: "hint",
+  S: "solve",
 };
 const PLACE_KEYS = rules.cascades + rules.freecells + rules.foundation;
+const MODIFIERS = new Set(["Shift", "Control", "Alt", "Meta"]);
 
 function inField(event) {
   return event.target.closest("input:not([type=checkbox]), textarea, select, [contenteditable]");
@@ -33,6 +36,8 @@ export function bindInput(dom, actions, dialogs, drag) {
     "stats-reset-yes": () => dialogs.reset(true),
     "stats-reset-no": () => dialogs.reset(false),
     retry: actions.retry,
+    hint: actions.hint,
+    solve: actions.solve,
     undo: actions.undo,
     redo: actions.redo,
     restart: actions.restart,
@@ -61,6 +66,7 @@ export function bindInput(dom, actions, dialogs, drag) {
   }
 
   function onKey(event) {
+    if (!MODIFIERS.has(event.key) && KEYS[event.key] !== "solve") actions.stop();
     if (dialogs.isOpen()) {
       // A window is open: Esc closes it (the browser does), ? and I toggle theirs.
       const key = event.key.toLowerCase();

@@ -9,11 +9,17 @@ import { cardAt, cardsAt, isCascade, isFreecell } from "./state.js";
 import { readUrl, writeUrl } from "./url.js";
 
 const AUTO_KEY = "freecell.auto-move";
+const SOLVE_MS = 420; // between two moves of Solve: a pace a person can follow
+const THINKING_MS = 250; // a hint that takes longer says that it is looking
 
 /** A random deal among Windows FreeCell's million. */
 function randomDeal() {
   const [value] = crypto.getRandomValues(new Uint32Array(1));
   return (value % rules.random_deals) + 1;
+}
+
+function reducedMotion() {
+  return matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
 /** The auto-move setting as stored, on unless turned off. */
@@ -64,6 +70,100 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     state.hint = null;
     state.solvable = null;
     keep(game);
+  }
+
+  // --- hints and solving -------------------------------------------------------------------
+
+  let solving = null; // the timer of Solve's next move, while it plays
+
+  function stopSolving() {
+    if (!solving) return;
+    clearTimeout(solving.timer);
+    solving = null;
+    state.solving = false;
+    view.render(state);
+  }
+
+  /** Ask Python for a solution from the position now; resolves with its answer, or null if
+   * the game moved on before it came. Says it is looking when that takes a while. */
+  function search() {
+    const asked = state.game;
+    const slow = setTimeout(() => {
+      if (state.game === asked) messages.say(() => t("hint.thinking"));
+    }, THINKING_MS);
+    return call("hint").then((reply) => {
+      clearTimeout(slow);
+      if (reply.cancelled || state.game !== asked) return null;
+      if (!reply.ok) {
+        messages.note(pythonError(reply));
+        return null;
+      }
+      state.solvable = { solved: "yes", impossible: "no" }[reply.result] ?? "unknown";
+      if (reply.result === "impossible") {
+        messages.say(() => (reply.start ? t("hint.cannot-win-deal") : t("hint.cannot-win")));
+      } else if (reply.result === "unknown") messages.say(() => t("hint.unknown"));
+      else if (!reply.hint) messages.say("");
+      return reply;
+    });
+  }
+
+  /** Show the next move of a solution: marked on the table and said in the message line. */
+  function hint() {
+    stopSolving();
+    return enqueue(() => {
+      if (!state.game || state.game.won) return;
+      search().then((reply) => {
+        if (!reply?.hint) {
+          view.render(state);
+          return;
+        }
+        state.hint = { card: reply.hint.cards[0], target: reply.hint.target };
+        const move = said(reply.hint);
+        messages.say(() => t("hint.move", { move }));
+        messages.announce(t("hint.move", { move }));
+        view.render(state);
+      });
+    });
+  }
+
+  /** Play the rest of the game, one move at a time; again (or any other action) stops it. */
+  function solve() {
+    if (solving) {
+      stopSolving();
+      return undefined;
+    }
+    return enqueue(() => {
+      if (!state.game || state.game.won) return;
+      const run = { timer: 0 };
+      solving = run;
+      state.solving = true;
+      view.render(state);
+      search().then((reply) => {
+        if (solving !== run) return;
+        if (!reply?.moves?.length) {
+          stopSolving();
+          return;
+        }
+        messages.say("");
+        const moves = [...reply.moves];
+        const next = () => {
+          if (solving !== run) return;
+          const move = moves.shift();
+          if (!move) {
+            stopSolving();
+            return;
+          }
+          const play = () => (solving === run ? act("play_move", { move }, null, true) : false);
+          enqueue(play).then(() => {
+            if (solving !== run) return;
+            state.solvable = "yes"; // on the way of the solution
+            view.render(state);
+            run.timer = setTimeout(next, reducedMotion() ? 0 : SOLVE_MS);
+          });
+        };
+        next();
+      });
+    });
   }
 
   // --- deals -------------------------------------------------------------------------------
@@ -135,8 +235,9 @@ export function createPlay({ state, bridge, view, messages, stats }) {
   /**
    * Ask Python for a change of the game and show it; a refusal changes nothing. Screen readers
    * hear each move made, or `announce()` for a change that makes none (undo, redo, restart).
+   * An `assisted` move (Solve's) wins no statistics.
    */
-  async function act(op, args = {}, announce = null) {
+  async function act(op, args = {}, announce = null, assisted = false) {
     if (!state.game) return false;
     const reply = await call(op, args);
     if (reply.game) record(reply.game);
@@ -147,7 +248,7 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     }
     messages.say("");
     writeUrl(state);
-    stats.moved(state.game);
+    stats.moved(state.game, { assisted });
     const saying = reply.made?.map(said) ?? (announce ? [announce()] : []);
     if (saying.length) messages.announce(saying.join("; "));
     view.render(state, reply.steps, { glide: true });
@@ -236,23 +337,40 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     messages.say(done);
   }
 
+  // Any action of the player stops Solve.
+  const player =
+    (action) =>
+    (...args) => {
+      stopSolving();
+      return action(...args);
+    };
+
   return {
-    open,
-    step,
-    fromUrl,
-    choose,
-    cancel,
-    random: () => open(String(randomDeal())),
+    hint,
+    solve,
+    stop: stopSolving,
+    open: player(open),
+    step: player(step),
+    fromUrl: player(fromUrl),
+    choose: player(choose),
+    cancel: player(cancel),
+    random: player(() => open(String(randomDeal()))),
     /** A drag's move: exactly the cards dragged. Resolves true if it was played. */
-    move: (source, target, card) =>
+    move: player((source, target, card) =>
       enqueue(() => act("play", { source, target, card, auto: state.auto, longest: false })),
-    playCard: (card) => enqueue(() => act("play_card", { card, auto: state.auto })),
-    undo: () =>
+    ),
+    playCard: player((card) => enqueue(() => act("play_card", { card, auto: state.auto }))),
+    undo: player(() =>
       enqueue(() => (state.game?.can_undo ? act("undo", {}, () => t("say.undone")) : undefined)),
-    redo: () =>
+    ),
+    redo: player(() =>
       enqueue(() => (state.game?.can_redo ? act("redo", {}, () => t("say.redone")) : undefined)),
-    restart: () =>
-      enqueue(() => (state.game?.can_undo ? act("restart", {}, () => t("say.restarted")) : undefined)),
+    ),
+    restart: player(() =>
+      enqueue(() =>
+        state.game?.can_undo ? act("restart", {}, () => t("say.restarted")) : undefined,
+      ),
+    ),
     copyLink: () =>
       enqueue(() =>
         copy(

@@ -107,8 +107,9 @@ export function createStats() {
       });
     },
 
-    /** The game changed: its first move makes it played; a win counts once. */
-    moved(game) {
+    /** The game changed: its first move makes it played; a win counts once, not an
+     * `assisted` one (Solve played it), which still ends the game. */
+    moved(game, { assisted = false } = {}) {
       if (game.move_count === 0) return;
       change((s) => {
         if (!s.current || s.current.deal !== game.deal) {
@@ -118,6 +119,7 @@ export function createStats() {
         }
         if (game.won && !s.current.won) {
           s.current.won = true;
+          if (assisted) return;
           s.won = Math.min(s.won + 1, s.played);
           s.streak += 1;
           s.best = Math.max(s.best, s.streak);

@@ -51,9 +51,12 @@ export function createView(dom) {
     written = value;
   }
 
-  function renderSolvable(state) {
+  function renderSolving(state) {
     if (state.solvable) dom.board.dataset.solvable = state.solvable;
     else delete dom.board.dataset.solvable;
+    dom.solve.setAttribute("aria-pressed", String(state.solving));
+    dom.solveLabel.textContent = state.solving ? t("action.stop") : t("action.solve");
+    dom.hint.disabled = dom.solve.disabled = state.game.won && !state.solving;
   }
 
   function renderAll(state, glide) {
@@ -66,7 +69,7 @@ export function createView(dom) {
     if (!state.game || !state.faces) return;
     renderTable(dom.table, state, state.game, { glide });
     renderCounts(state.game);
-    renderSolvable(state);
+    renderSolving(state);
     renderWin(state);
   }
 

@@ -11,6 +11,9 @@
 //   auto_moves                           the safe moves home there are (auto-move turned on)
 //   undo | redo | restart                the history
 //   position_text                        the position in fc-solve's format (Copy text)
+//   play_move {move}                     one move in notation, no automatic moves (Solve)
+//   hint                                 a solution from here, or that there is none: answered
+//                                        when the search ends ({cancelled} if the game moved on)
 //   targets {source}                     where a selection could go
 // worker -> page: {type: "status", stage: "downloading" | "starting" | "installing"}
 //                 {type: "ready"} | {type: "failed", message}
@@ -245,6 +248,8 @@ const operations = {
   play_card: (session, { card, auto = true }) => session.play_card(String(card), Boolean(auto)),
   auto_moves: (session) => session.auto_moves(),
   position_text: (session) => session.position_text(),
+  play_move: (session, { move }) => session.play_move(String(move)),
+  hint: (session) => session.hint(),
   undo: (session) => session.undo(),
   redo: (session) => session.redo(),
   restart: (session) => session.restart(),
@@ -254,16 +259,55 @@ const operations = {
 const session = api.then((web) => web.Session());
 session.catch(() => {}); // a failed boot is reported above
 
+function call(python, op, args) {
+  const operation = Object.hasOwn(operations, op) ? operations[op] : null;
+  try {
+    return operation
+      ? JSON.parse(operation(python, args ?? {}))
+      : { ok: false, error: `unknown request ${String(op)}` };
+  } catch (error) {
+    return { ok: false, error: `Python failed: ${String(error?.message ?? error)}` };
+  }
+}
+
+// A hint that needs a search is answered when the search ends. The search runs in slices of
+// THINK_MS, each a task of its own, so that the page's other requests are answered between two
+// slices; one that changes the game ends the search, and the waiting hints get {cancelled}.
+const THINK_MS = 5;
+const waiting = []; // ids of hint requests waiting for the search
+const slices = new MessageChannel(); // a task at once, without setTimeout's 4 ms clamp
+let thinking = false;
+
+function think(python) {
+  let state;
+  try {
+    state = python.think(THINK_MS / 1000);
+  } catch (error) {
+    state = "idle";
+  }
+  if (state === "thinking") {
+    slices.port2.postMessage(null);
+    return;
+  }
+  thinking = false;
+  const answer = state === "done" ? call(python, "hint") : { ok: false, cancelled: true };
+  for (const id of waiting.splice(0)) postMessage({ type: "reply", id, reply: answer });
+}
+
+session.then((python) => {
+  slices.port1.onmessage = () => think(python);
+});
+
 self.onmessage = async ({ data }) => {
   const python = await session;
-  const operation = Object.hasOwn(operations, data.op) ? operations[data.op] : null;
-  let reply;
-  try {
-    reply = operation
-      ? JSON.parse(operation(python, data.args ?? {}))
-      : { ok: false, error: `unknown request ${String(data.op)}` };
-  } catch (error) {
-    reply = { ok: false, error: `Python failed: ${String(error?.message ?? error)}` };
+  const reply = call(python, data.op, data.args);
+  if (data.op === "hint" && reply.pending) {
+    waiting.push(data.id);
+    if (!thinking) {
+      thinking = true;
+      slices.port2.postMessage(null);
+    }
+    return;
   }
   postMessage({ type: "reply", id: data.id, reply });
 };

@@ -28,6 +28,11 @@ export default {
   "action.undo.title": "復原 (Ctrl+Z)",
   "action.redo": "重做",
   "action.redo.title": "重做 (Ctrl+Y)",
+  "action.hint": "提示",
+  "action.hint.title": "提示：解法的下一步 (Shift+H)",
+  "action.solve": "解題",
+  "action.solve.title": "解題：自動下完這一局 (Shift+S)",
+  "action.stop": "停止",
   "action.restart": "重新開始",
   "action.restart.title": "回到開局；按「重做」可重播各步",
   "auto.label": "安全自動收牌",
@@ -47,6 +52,8 @@ export default {
   "help.home-key": "把拿起的牌放到收牌區",
   "help.twice": "同一個鍵按兩次",
   "help.twice-text": "把牌送到最好的地方：收牌區、某一疊牌或空當",
+  "help.hint": "提示：解法的下一步，標示在牌桌上",
+  "help.solve": "解題：自動下完這一局；再按一次，或任何一步、任何按鍵，就會停止",
   "help.tab": "移到某一疊牌或某個格子，再拿起或放下",
   "help.undo": "復原",
   "help.redo": "重做",
@@ -123,6 +130,11 @@ export default {
     "other": "你之前贏過這一局，用了 {count} 步。"
   },
   "copy.nothing": "還沒有顯示任何牌局。",
+  "hint.thinking": "正在尋找獲勝的方法…",
+  "hint.move": "提示：{move}",
+  "hint.cannot-win-deal": "這一局無法獲勝：搜尋過所有局面後已證明。",
+  "hint.cannot-win": "從這裡無法獲勝：搜尋過所有局面後已證明。",
+  "hint.unknown": "未能及時找到解法。",
   "say.picked": "拿起 {card}",
   "say.picked-run": {
     "other": "從 {card} 起拿起 {count} 張牌"

@@ -1,0 +1,148 @@
+"""Hint and Solve in the page, in a real Chromium: the solver runs in the worker, in slices.
+
+The library's solver is the oracle: a hint is the first move of the solution it finds from the
+same position (it is deterministic), and every game Solve plays replays to a win.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from freecell import CASCADES, FREECELLS, Game, solve
+from freecell._web import _made
+from helpers import ContextFactory, blur, boot, press
+
+pytestmark = pytest.mark.browser
+
+IMPOSSIBLE = 11982
+"""The one deal of 1..32000 that cannot be won."""
+
+
+@pytest.fixture
+def page(make_context: ContextFactory) -> Iterator[Page]:
+    """Open a page in a context of its own, with auto-move on."""
+    with make_context() as context:
+        yield context.new_page()
+
+
+def moves_of(page: Page) -> list[str]:
+    """Return the moves of the game on the board."""
+    return [m for m in (page.locator("#board").get_attribute("data-moves") or "").split(",") if m]
+
+
+def game_after(number: int, moves: list[str]) -> Game:
+    """Return the engine's game of deal `number` after `moves`."""
+    game = Game.from_deal_number(number)
+    for move in moves:
+        game.push(move)
+    return game
+
+
+class TestHint:
+    @pytest.mark.parametrize("moves", [[], ["82", "52", "23"]])
+    def test_the_next_move_of_a_solution(self, page: Page, site_url: str, moves: list[str]) -> None:
+        """Shift+H marks the card and the target of the solver's first move, and says it."""
+        query = f"?deal=617&moves={','.join(moves)}" if moves else "?deal=617"
+        boot(page, site_url + query)
+        expect(page.locator("#board")).to_have_attribute("data-moves", ",".join(moves))
+        position = game_after(617, moves).position
+        first = solve(position).moves[0]
+        made = _made(position, first)
+        blur(page)
+        page.keyboard.press("Shift+H")
+        expect(page.locator("[data-hint=from]")).to_have_attribute("data-card", made["cards"][0])
+        target = page.locator("[data-hint=to]")
+        if first.target in CASCADES:
+            expect(target).to_have_attribute("data-column", first.target)
+        elif first.target in FREECELLS:
+            expect(target).to_have_attribute("data-freecell", str(FREECELLS.index(first.target)))
+        else:
+            expect(target).to_have_attribute("data-foundation", re.compile("[0-3]"))
+        expect(page.locator("#board")).to_have_attribute("data-solvable", "yes")
+        expect(page.locator("#message")).to_contain_text("Hint:")
+        # Follow the hint: click the card, then its target; the next hint comes as well.
+        page.locator("[data-hint=from]").click()
+        target.click()
+        expect(page.locator("#board")).to_have_attribute("data-moves", re.compile(str(first)))
+        page.keyboard.press("Shift+H")
+        expect(page.locator("[data-hint=from]")).to_have_count(1)
+
+    def test_a_move_clears_the_hint(self, page: Page, site_url: str) -> None:
+        """The hint's marks and data-solvable go with the next change of the game."""
+        boot(page, f"{site_url}?deal=1")
+        blur(page)
+        page.keyboard.press("Shift+H")
+        expect(page.locator("[data-hint]")).to_have_count(2)
+        page.locator("[data-action=next]").click()
+        expect(page.locator("#board")).to_have_attribute("data-deal", "2")
+        expect(page.locator("[data-hint]")).to_have_count(0)
+        expect(page.locator("#board")).not_to_have_attribute("data-solvable", "yes")
+
+    def test_an_impossible_deal_is_proved(self, page: Page, site_url: str) -> None:
+        """Deal 11982: the page says it cannot be won, and that this was proved."""
+        boot(page, f"{site_url}?deal={IMPOSSIBLE}")
+        press(page, "hint")
+        expect(page.locator("#board")).to_have_attribute("data-solvable", "no", timeout=120_000)
+        expect(page.locator("#message")).to_contain_text("This deal cannot be won")
+        expect(page.locator("#message")).to_contain_text("proved")
+        expect(page.locator("[data-hint]")).to_have_count(0)
+
+    def test_the_page_answers_during_a_search(self, page: Page, site_url: str) -> None:
+        """While the proof for 11982 runs, Next opens the next deal at once; the proof is lost."""
+        boot(page, f"{site_url}?deal={IMPOSSIBLE}")
+        blur(page)
+        page.keyboard.press("Shift+H")
+        page.keyboard.press("n")
+        # The proof takes seconds; the deal change must not wait for it.
+        expect(page.locator("#board")).to_have_attribute(
+            "data-deal", str(IMPOSSIBLE + 1), timeout=2_500
+        )
+        page.locator("[data-card]").first.wait_for()
+        expect(page.locator("#message")).not_to_contain_text("cannot be won")
+        expect(page.locator("#board")).not_to_have_attribute("data-solvable", "no")
+
+
+class TestSolve:
+    def test_solve_wins_and_undo_takes_back_one_move(
+        self, make_context: ContextFactory, site_url: str
+    ) -> None:
+        """Solve plays the rest to a win (a game that replays to a win); Undo works after it."""
+        with make_context(reduced_motion="reduce") as context:
+            page = context.new_page()
+            boot(page, f"{site_url}?deal=1&moves=5a,5b")
+            press(page, "solve")
+            expect(page.locator("html")).to_have_attribute("data-won", "true", timeout=120_000)
+            moves = moves_of(page)
+            assert moves[:2] == ["5a", "5b"]
+            assert game_after(1, moves).is_won()
+            expect(page.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "false")
+            page.locator("[data-action=undo]").click()
+            expect(page.locator("#board")).to_have_attribute("data-moves", ",".join(moves[:-1]))
+
+    def test_stop(self, page: Page, site_url: str) -> None:
+        """Shift+S again stops Solve: the moves stop coming, each one legal and in the link."""
+        boot(page, f"{site_url}?deal=617")
+        blur(page)
+        page.keyboard.press("Shift+S")
+        expect(page.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "true")
+        expect(page.locator("#moves-count")).not_to_have_text("0")
+        page.keyboard.press("Shift+S")
+        expect(page.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "false")
+        stopped = moves_of(page)
+        page.wait_for_timeout(1_000)  # Solve's pace is under half a second a move
+        assert moves_of(page) == stopped
+        assert not game_after(617, stopped).is_won()
+        assert f"moves={','.join(stopped)}" in page.url
+
+    def test_a_key_stops_it(self, page: Page, site_url: str) -> None:
+        """Any key, such as Escape, stops Solve too."""
+        boot(page, f"{site_url}?deal=24")
+        blur(page)
+        page.keyboard.press("Shift+S")
+        expect(page.locator("#moves-count")).not_to_have_text("0")
+        page.keyboard.press("Escape")
+        expect(page.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "false")
