@@ -377,6 +377,7 @@ def command_bench() -> None:
     ensure_chromium()
     run(VENV_PYTHON, ROOT / "bench" / "bench_dealer.py")
     run(VENV_PYTHON, ROOT / "bench" / "bench_web.py")
+    run(VENV_PYTHON, ROOT / "bench" / "bench_hints.py")
 
 
 def main() -> None:

@@ -1,0 +1,186 @@
+"""Measure the page's solver in headless Chromium: how soon a hint comes, and the page meanwhile.
+
+Run with `python3 build.py bench` (it builds dist/ first); it prints a table and writes it into
+docs/performance.md. Two figures, on one page whose Python is warm:
+
+* A hint on a fresh deal: 30 deals picked at random (fixed seed) among Windows' million; for
+  each, the deal is opened, then the Hint button clicked, timed on the page's clock until the
+  board says whether it is solvable (data-solvable): the whole search, in Pyodide, in 5 ms slices.
+* Deal changes while a search runs: the Hint button on a deal whose search lasts seconds (the
+  impossible deals, whose proof visits every position), then Next 50 ms later, timed until the
+  board shows the next deal; 30 times.
+
+The site is served from a private copy of dist/, so a rebuild meanwhile changes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import math
+import platform
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from playwright.sync_api import Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from build import CHROMIUM_ARGS, DIST, SiteHandler, find_chromium  # noqa: E402 - at the root
+
+DOC = ROOT / "docs" / "performance.md"
+BEGIN, END = "<!-- bench_hints.py: begin -->", "<!-- bench_hints.py: end -->"
+TARGETS = {"hint_p95_s": 1.5, "change_p95_ms": 50.0}
+IMPOSSIBLE = [11982, 146692, 186216, 455889, 495505, 512118, 517776, 781948]
+"""The deals of 1..1,000,000 that cannot be won: their searches run longest."""
+
+OPEN_JS = """async (number) => {
+  const board = document.getElementById("board");
+  const field = document.getElementById("deal");
+  field.value = String(number);
+  field.form.requestSubmit();
+  while (board.dataset.deal !== String(number)) await new Promise(requestAnimationFrame);
+}"""
+HINT_JS = """async () => {
+  const board = document.getElementById("board");
+  const start = performance.now();
+  document.querySelector("[data-action=hint]").click();
+  while (!board.dataset.solvable) await new Promise((resolve) => setTimeout(resolve, 1));
+  return [performance.now() - start, board.dataset.solvable];
+}"""
+CHANGE_DURING_SEARCH_JS = """async () => {
+  const board = document.getElementById("board");
+  const before = board.dataset.deal;
+  document.querySelector("[data-action=hint]").click();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const running = !board.dataset.solvable;
+  const start = performance.now();
+  document.querySelector("[data-action=next]").click();
+  while (board.dataset.deal === before) await new Promise((resolve) => setTimeout(resolve, 0));
+  return [performance.now() - start, running];
+}"""
+
+
+@contextmanager
+def serve(directory: Path) -> Iterator[str]:
+    """Serve a directory on a free port; yield its URL."""
+    handler = functools.partial(SiteHandler, directory=str(directory), quiet=True)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """Return the nearest-rank percentile of the values."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(len(ordered) * fraction) - 1)]
+
+
+def measure(page: Page, base: str, count: int) -> dict[str, list[float]]:
+    """Time `count` hints on fresh deals, then `count` deal changes during a search."""
+    page.goto(f"{base}index.html?deal=1")
+    page.wait_for_selector("html[data-state=ready]", timeout=120_000)
+    page.wait_for_timeout(1000)  # the warm-up after a start
+    deals = random.Random(20261126).sample(range(1, 1_000_001), count)  # noqa: S311 - a sample
+    hints: list[float] = []
+    answers: list[str] = []
+    for number in deals:
+        page.evaluate(OPEN_JS, number)
+        elapsed, answer = page.evaluate(HINT_JS)
+        hints.append(float(elapsed))
+        answers.append(str(answer))
+    changes: list[float] = []
+    running: list[bool] = []
+    for index in range(count):
+        page.evaluate(OPEN_JS, IMPOSSIBLE[index % len(IMPOSSIBLE)])
+        elapsed, searching = page.evaluate(CHANGE_DURING_SEARCH_JS)
+        changes.append(float(elapsed))
+        running.append(bool(searching))
+    return {
+        "hints": hints,
+        "solved": [float(answer == "yes") for answer in answers],
+        "changes": changes,
+        "running": [float(flag) for flag in running],
+    }
+
+
+def table(figures: dict[str, list[float]], browser: str, count: int) -> str:
+    """Return the figures as the Markdown that goes into docs/performance.md."""
+    hints, changes = figures["hints"], figures["changes"]
+    hint_p95 = percentile(hints, 0.95) / 1000
+    change_p95 = percentile(changes, 0.95)
+
+    def verdict(value: float, key: str) -> str:
+        return "met" if value <= TARGETS[key] else "NOT met"
+
+    machine = f"{platform.node()} ({platform.machine()}, Python {platform.python_version()})"
+    solvable = int(sum(figures["solved"]))
+    running = int(sum(figures["running"]))
+    hint_row = (
+        "| hint on a fresh deal (click to answer, the whole search in Pyodide) | "
+        f"p50 {statistics.median(hints) / 1000:.2f} s, p95 {hint_p95:.2f} s, "
+        f"max {max(hints) / 1000:.2f} s; {solvable}/{count} solvable | "
+        f"p95 ≤ {TARGETS['hint_p95_s']} s: {verdict(hint_p95, 'hint_p95_s')} |"
+    )
+    change_row = (
+        f"| deal change (Next) while a search runs | p50 {statistics.median(changes):.1f} ms, "
+        f"p95 {change_p95:.1f} ms; a search was running {running}/{count} times | "
+        f"p95 ≤ {TARGETS['change_p95_ms']:.0f} ms: {verdict(change_p95, 'change_p95_ms')} |"
+    )
+    today = time.strftime("%Y-%m-%d")
+    heading = f"Measured {today} on {machine}, {browser}, {count} deals each."
+    rows = ["| measure | value | target |", "|---|---:|---|", hint_row, change_row]
+    return "\n".join([heading, "", *rows])
+
+
+def write_doc(text: str) -> None:
+    """Put the table between the markers in docs/performance.md (added at the end if new)."""
+    doc = DOC.read_text()
+    block = f"{BEGIN}\n{text}\n{END}"
+    if BEGIN in doc:
+        doc = doc[: doc.index(BEGIN)] + block + doc[doc.index(END) + len(END) :]
+    else:
+        doc = doc.rstrip("\n") + "\n\n" + block + "\n"
+    DOC.write_text(doc)
+
+
+def main() -> None:
+    """Measure, print the table and write it into docs/performance.md."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--count", type=int, default=30, help="deals per measure (default 30)")
+    args = parser.parse_args()
+    if not (DIST / "index.html").exists():
+        sys.exit("dist/ is missing: run python3 build.py first")
+    chromium = find_chromium()
+    with tempfile.TemporaryDirectory() as folder:
+        site = Path(folder) / "site"
+        shutil.copytree(DIST, site)
+        with serve(site) as base, sync_playwright() as playwright:
+            options: dict[str, object] = {"headless": True, "args": CHROMIUM_ARGS}
+            if chromium and Path(chromium).exists():
+                options["executable_path"] = chromium
+            browser = playwright.chromium.launch(**options)  # type: ignore[arg-type]
+            page = browser.new_page()
+            figures = measure(page, base, args.count)
+            name = f"headless Chromium {browser.version}"
+            browser.close()
+    text = table(figures, name, args.count)
+    print(text)
+    write_doc(text)
+
+
+if __name__ == "__main__":
+    main()
