@@ -40,6 +40,9 @@ from bench_dealer import ours, pysol, time_once  # noqa: E402 - the dealer's ben
 
 from build import CHROMIUM_ARGS, DIST, SiteHandler  # noqa: E402 - build.py lives at the root
 
+sys.path.insert(0, str(ROOT / "tests"))
+from helpers import poll  # noqa: E402 - the tests' waits, which the page's CSP allows
+
 DOC = ROOT / "docs" / "performance.md"
 BEGIN, END = "<!-- bench_web.py: begin -->", "<!-- bench_web.py: end -->"
 SETTLE_MS = 1000  # from the page's ready state to the first of the 100 deal changes
@@ -117,7 +120,7 @@ def load(context: BrowserContext, url: str) -> tuple[Page, float, int]:
     page = context.new_page()
     page.add_init_script(FIRST_BOARD_SCRIPT)
     page.goto(url)
-    page.wait_for_function("window.__done !== undefined", timeout=60_000)
+    poll(page, "() => window.__done !== undefined")
     elapsed = float(page.evaluate("window.__done"))
     context.remove_listener("requestfinished", count)
     return page, elapsed, received
@@ -130,9 +133,10 @@ def wait_for_offline_copy(page: Page) -> None:
     compiles the WebAssembly's optimised tier in the background for a while: a user's next visit
     comes later than that, so the bench waits two seconds too.
     """
-    page.wait_for_function(
-        "navigator.serviceWorker.getRegistration().then((r) => r?.active?.state === 'activated')",
-        timeout=60_000,
+    poll(
+        page,
+        "() => navigator.serviceWorker.getRegistration()"
+        ".then((r) => r?.active?.state === 'activated')",
     )
     page.wait_for_timeout(2000)
 
