@@ -17,7 +17,8 @@ DIST = ROOT / "dist"
 SCRIPT = """
 import doctest, hashlib, json, sys
 import freecell, freecell._cards, freecell._deal, freecell._game, freecell._replay, freecell._web
-from freecell import Game, format_boards
+import freecell._solve_cli, freecell._solver
+from freecell import Game, format_boards, solve
 
 digest = hashlib.sha256()
 for board in format_boards(range(1, 32001)):
@@ -25,17 +26,22 @@ for board in format_boards(range(1, 32001)):
 failed = sum(
     doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed
     for module in (
-        freecell, freecell._cards, freecell._deal, freecell._game, freecell._replay, freecell._web
+        freecell, freecell._cards, freecell._deal, freecell._game, freecell._replay, freecell._web,
+        freecell._solver, freecell._solve_cli,
     )
 )
 game = Game.from_deal_number(617)
 for token in freecell._replay.move_words(SOLUTION.splitlines()):
     game.push(token)
+solved = Game.from_deal_number(1000)
+for move in solve(1000).moves:
+    solved.push(move)
 print(json.dumps({
     "version": list(sys.version_info[:2]),
     "digest": digest.hexdigest(),
     "doctest_failures": failed,
     "won": game.is_won(),
+    "solver_won": solved.is_won(),
 }))
 """
 
@@ -83,6 +89,10 @@ class TestOnPyodide:
     def test_solution_replays_to_a_win(self, pyodide_result: dict[str, object]) -> None:
         """fc-solve's solution of deal 617 wins through the engine in Pyodide."""
         assert pyodide_result["won"] is True
+
+    def test_solver_wins(self, pyodide_result: dict[str, object]) -> None:
+        """Our solver's solution of deal 1000, found in Pyodide, wins there."""
+        assert pyodide_result["solver_won"] is True
 
 
 @pytest.fixture(scope="module")

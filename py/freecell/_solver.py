@@ -726,7 +726,7 @@ class Solver:
     def run(self, max_seconds: float | None = None) -> Solution:
         """Search until the answer, the budget's end, or ``max_seconds`` more (then unknown).
 
-        >>> Solver(Position.from_deal(deal(11982))).run().result
+        >>> Solver(Position.from_deal(deal(-1))).run().result  # Windows' impossible deal -1
         'impossible'
         """
         if max_seconds is not None:
