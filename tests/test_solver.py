@@ -252,7 +252,11 @@ class TestCanonicalKey:
         for move in position.legal_moves():
             count = position.resolve(move)[1]
             source = position.cascades[int(move.source) - 1] if move.source.isdigit() else ()
-            same = len(source) == count and position.card_at(move.target) is None
+            same = (
+                len(source) == count
+                and move.target.isdigit()
+                and position.card_at(move.target) is None
+            )
             assert (canonical_key(position.apply(move)) == canonical_key(position)) == same
 
 
