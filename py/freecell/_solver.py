@@ -177,7 +177,8 @@ _SAFE: Final = _Cache(_safe_cards)
 """The safe cards of each foundation met so far (at most 14**4; computing them each time was
 7% of an expansion)."""
 _SORTED: Final = _Cache(lambda cells: bytes(sorted(cells)))
-"""Free cells sorted, by the unsorted cells met so far (at most one per set of up to 4 cards)."""
+"""Free cells sorted, by the unsorted cells met so far (emptied past ``_CACHE_LIMIT``)."""
+_CACHE_LIMIT: Final = 200_000
 
 
 # --- the heuristics ---------------------------------------------------------------------------
@@ -241,13 +242,13 @@ _SHORTCUTS: Final = _Plan("shortcut", False, 0, 0, 0, 0, 0, 0, 0)
 
 # --- moves ------------------------------------------------------------------------------------
 
-Child = tuple[bytes, int, int]
+_Child = tuple[bytes, int, int]
 """A child of a state: its key, the move that leads there, and its estimate h."""
 
 
 def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept inline for speed
     key: bytes, seen: dict[bytes, bytes | None], costs: _Cache[int], runs: _Cache[int], plan: _Plan
-) -> list[Child]:
+) -> list[_Child]:
     """Return the children of a state that are not in ``seen``, safe moves home applied.
 
     The hot loop: about 30 us an expansion of a meta scan (6 children stored, a few more met
@@ -270,7 +271,7 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
     total = sum(column)
     cell_weight, home_weight = plan.cell, plan.home
     h_base = home_weight * (52 - sum(found)) + cell_weight * len(cells) + total
-    out: list[Child] = []
+    out: list[_Child] = []
     add = out.append
     join = _SEP_BYTES.join
     parents = _PARENTS
@@ -729,6 +730,8 @@ class Solver:
         self._max_seconds = max_seconds
         self._seconds = 0.0
         self._solution: Solution | None = None
+        if len(_SORTED) > _CACHE_LIMIT:  # shared by every search of the process
+            _SORTED.clear()
         found, cells, cascades = _unpack(canonical_key(self._position))
         found, cells = _settle(found, cells, cascades)
         start_key = _pack(found, cells, cascades)
@@ -765,28 +768,32 @@ class Solver:
         """
         if max_seconds is not None:
             self._max_seconds = self._seconds + max_seconds
-        solution = self.step(None)
-        assert solution is not None
+        while (solution := self.step(None)) is None:
+            pass  # step(None) returns only at the end; this loop just says so to the types
         return solution
 
     def step(self, max_seconds: float | None = 0.005) -> Solution | None:
         """Work for about ``max_seconds`` (``None``: until the end); return the answer or None.
 
-        Once the search has ended every call returns the same :class:`Solution`.
+        The work goes in chunks of 32 expansions (about 1 ms in CPython), and the call returns
+        after the first chunk that ends past ``max_seconds``; the chunk that finds a solution
+        also trims and checks it (a few ms more). Once the search has ended every call returns
+        the same :class:`Solution`.
         """
         if self._solution is not None:
             return self._solution
         began = time.perf_counter()
-        stop = None if max_seconds is None else began + max_seconds
+        deadline = None
         if self._max_seconds is not None:
-            total_stop = began + self._max_seconds - self._seconds
-            stop = total_stop if stop is None else min(stop, total_stop)
+            deadline = began + self._max_seconds - self._seconds
+        stop = deadline if max_seconds is None else began + max_seconds
         try:
             while self._solution is None:
                 self._work(_CHUNK)
-                if self._solution is None and stop is not None and time.perf_counter() >= stop:
-                    if self._max_seconds is not None and time.perf_counter() >= total_stop:
-                        self._finish("unknown")
+                now = time.perf_counter()
+                if self._solution is None and deadline is not None and now >= deadline:
+                    self._finish("unknown")
+                elif self._solution is None and stop is not None and now >= stop:
                     break
         finally:
             self._seconds += time.perf_counter() - began
