@@ -303,6 +303,10 @@ class TestCommand:
         """A deal the budget cannot settle prints unknown and the exit status is 3."""
         assert run_solve("1", "617", "--max-states", "100") == (3, "1: unknown\n617: unknown\n", "")
 
+    def test_timeout(self) -> None:
+        """--timeout bounds each deal's search: a deal that needs longer is unknown."""
+        assert run_solve("-2", "--timeout", "0.01") == (3, "-2: unknown\n", "")
+
     def test_position_on_stdin(self) -> None:
         """`-` solves the position on standard input and labels it `-`."""
         position = Position.from_deal(deal(617)).apply("2a").apply("21")

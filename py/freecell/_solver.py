@@ -705,6 +705,8 @@ class Solver:
     :class:`SolverError` for a budget below 1 state or 0 seconds, and
     :class:`~freecell.DealNumberError` for a deal number that names no deal.
 
+    A :class:`Game` is searched from its position when the solver is made.
+
     >>> solver = Solver(Game.from_deal_number(617))
     >>> while (solution := solver.step(max_seconds=0.005)) is None:
     ...     pass  # a page would answer its other requests here
