@@ -1,7 +1,8 @@
 """Solve deals 1..32000 with freecell's solver and with fc-solve `-l lg`, side by side.
 
-Run with `python3 build.py bench` (or alone: `.venv/bin/python bench/bench_solver.py`); it prints
-a table and writes it into docs/performance.md. Both sides run two at a time (the machine's
+Run with `python3 build.py bench` (or alone: `.venv/bin/python bench/bench_solver.py`; a
+shorter run: `FREECELL_SOLVER_DEALS=2000` or `--deals 2000`); it prints a table and writes it
+into docs/performance.md. Both sides run two at a time (the machine's
 cores): ours in two worker processes, each deal timed inside its worker (wall and CPU time);
 fc-solve as one process a deal (`fc-solve -l lg -m -snx`, board from our dealer, timed with the
 process start, which is how a caller meets it) and also in-process over the whole range with
@@ -316,7 +317,13 @@ def progress(label: str) -> Iterator[None]:
 def main() -> None:
     """Measure, print the table and write it into docs/performance.md."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=32000, help="solve 1..N (default 32000)")
+    deals = int(os.environ.get("FREECELL_SOLVER_DEALS", "32000"))
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=deals,
+        help=f"solve 1..N (default {deals}: $FREECELL_SOLVER_DEALS, else 32000)",
+    )
     parser.add_argument("--jobs", type=int, default=2, help="processes a side (default 2)")
     parser.add_argument("--no-doc", action="store_true", help="print only; leave the docs alone")
     parser.add_argument("--save", type=Path, help="also write every deal's figures here (JSON)")
