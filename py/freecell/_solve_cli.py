@@ -1,7 +1,7 @@
 """The ``freecell solve`` command: solve deals, or a position read from standard input.
 
 ``freecell solve DEAL...`` prints a line per deal, in order, as soon as it is known:
-``617: 8h 3a 3b ...`` (every move in standard notation, moves to the foundations included, so
+``617: 83 2a 21 ...`` (every move in standard notation, moves to the foundations included, so
 that ``freecell replay 617`` plays them to a win), ``11982: impossible`` or ``N: unknown``
 when the budget ran out. ``-`` reads a position in fc-solve's format from standard input (what
 the page's "Copy text" copies) and is labelled ``-``. ``--format json`` prints a JSON object a
@@ -20,12 +20,14 @@ import time
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from multiprocessing.pool import AsyncResult
-from typing import Final, NoReturn, TextIO
+from typing import TYPE_CHECKING, Final, NoReturn, TextIO
 
 from freecell._deal import VALID_DEALS_TEXT, DealNumberError, deal
 from freecell._game import PositionError, parse_position
 from freecell._solver import DEFAULT_MAX_STATES, Solution, Solver
+
+if TYPE_CHECKING:
+    from multiprocessing.pool import AsyncResult
 
 _PROG: Final = "freecell solve"
 _STDIN: Final = "-"
