@@ -56,8 +56,9 @@ SolveResult = Literal["solved", "impossible", "unknown"]
 DEFAULT_MAX_STATES: Final = 600_000
 """The default budget: positions stored over all scans.
 
-A stored position costs 140 to 180 bytes (its key, its parent link, a heap entry): the whole
-budget grew a process by 81 to 107 MB. The hardest of deals 1..32000 stores 206,167.
+A stored position costs 140 to 240 bytes (its key, its parent link, a heap entry): spending
+the whole budget grew a process by 81 to 142 MB in the runs measured. The hardest of deals
+1..32000 stores 206,167.
 """
 
 # --- the compact state ------------------------------------------------------------------------
