@@ -23,9 +23,10 @@ to the foundations written out, automatic ones included; that replay checks each
 rules.
 
 Measured on the 2-core development machine with CPython 3.11 (``bench/bench_solver.py``, two
-processes): deals 1..32000 take a median of 7 ms of CPU (fc-solve ``-l lg``: 0.13 ms in its own
-process) and 0.16 s at the 99th percentile; every one is solved but 11982, proved impossible in
-about 2 s; solutions have a median of 91 moves (fc-solve ``-l lg``: 117).
+processes, two runs): deals 1..32000 take a median of 7 to 11 ms of CPU (fc-solve ``-l lg``:
+0.13 to 0.22 ms in its own process) and 0.16 to 0.25 s at the 99th percentile; every one is
+solved but 11982, proved impossible in 2 to 5 s; solutions have a median of 91 moves (fc-solve
+``-l lg``: 117).
 
 >>> solution = solve(617)
 >>> solution.result, len(solution.moves) > 52
