@@ -4,7 +4,8 @@
     python3 build.py                         build the static site into dist/
     python3 build.py serve [--port 8000]     build, then serve dist/ on http://127.0.0.1:8000/
     python3 build.py test [PYTEST ARGS...]   build, lint, type-check and run every test
-    python3 build.py bench                   measure the dealer and the page (docs/performance.md)
+    python3 build.py bench                   measure the dealer, the page and the solver
+                                             (docs/performance.md)
     python3 build.py wheel                   build the wheel into build/wheel/
 
 Every command first creates or updates the virtual environment `.venv` with the dependency
@@ -377,6 +378,7 @@ def command_bench() -> None:
     ensure_chromium()
     run(VENV_PYTHON, ROOT / "bench" / "bench_dealer.py")
     run(VENV_PYTHON, ROOT / "bench" / "bench_web.py")
+    run(VENV_PYTHON, ROOT / "bench" / "bench_solver.py")  # FREECELL_SOLVER_DEALS=N: 1..N only
     run(VENV_PYTHON, ROOT / "bench" / "bench_hints.py")
 
 

@@ -1,15 +1,18 @@
 """Solve deals 1..32000 with freecell's solver and with fc-solve `-l lg`, side by side.
 
-Run with `python3 build.py bench` (or alone: `.venv/bin/python bench/bench_solver.py`); it prints
-a table and writes it into docs/performance.md. Both sides run two at a time (the machine's
+Run with `python3 build.py bench` (or alone: `.venv/bin/python bench/bench_solver.py`; a
+shorter run: `FREECELL_SOLVER_DEALS=2000` or `--deals 2000`); it prints a table and writes it
+into docs/performance.md. Both sides run two at a time (the machine's
 cores): ours in two worker processes, each deal timed inside its worker (wall and CPU time);
 fc-solve as one process a deal (`fc-solve -l lg -m -snx`, board from our dealer, timed with the
 process start, which is how a caller meets it) and also in-process over the whole range with
 fc-solve's own `freecell-solver-range-parallel-solve`, timed per board from its progress lines.
 Solution lengths count moves in standard notation (`36v3` is one), every move home included.
-Then the 8 impossible deals of 1..1,000,000, each timed alone, and the peak memory of one
-search that uses the whole default budget (deal -2, which the budget cannot settle), measured
-as the growth of a fresh process's maximum resident set.
+Then the 8 impossible deals of 1..1,000,000, each timed alone; the peak memory of one search
+that uses the whole default budget (deal -2, which the budget cannot settle), measured as the
+growth of a fresh process's maximum resident set; and, when the site has been built (Node.js,
+web/node_modules and the wheel), deals 1..200 solved in Pyodide under Node.js, as the page's
+worker would.
 """
 
 from __future__ import annotations
@@ -40,6 +43,17 @@ BEGIN, END = "<!-- bench_solver.py: begin -->", "<!-- bench_solver.py: end -->"
 IMPOSSIBLE = (11982, 146692, 186216, 455889, 495505, 512118, 517776, 781948)
 TARGETS = {"median": 0.020, "p99": 0.5, "length": 0.80, "impossible": 10.0, "memory": 200.0}
 FC_ENV = {**os.environ, "FREECELL_SOLVER_QUIET": "1"}
+PYODIDE_DEALS = 200
+PYODIDE_SCRIPT = f"""
+import json, time
+from freecell import solve
+times = []
+for number in range(1, {PYODIDE_DEALS + 1}):
+    start = time.perf_counter()
+    assert solve(number).result == "solved"
+    times.append(time.perf_counter() - start)
+print(json.dumps(times))
+"""
 MEMORY_SCRIPT = """
 import resource, sys
 from freecell import solve
@@ -126,6 +140,24 @@ def peak_memory(number: int) -> tuple[str, int, float]:
     return outcome, int(states), float(megabytes)
 
 
+def pyodide_times() -> list[float] | None:
+    """Return the seconds each of deals 1..200 takes in Pyodide, or None without a built site."""
+    runtime = ROOT / "web" / "node_modules" / "pyodide"
+    wheels = sorted((ROOT / "build" / "wheel").glob("freecell_deals-*.whl"))
+    node = shutil.which("node")
+    if node is None or not (runtime / "pyodide.mjs").exists() or len(wheels) != 1:
+        return None
+    result = subprocess.run(
+        [node, ROOT / "tests" / "pyodide_run.mjs", runtime, wheels[0]],
+        input=PYODIDE_SCRIPT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    times: list[float] = json.loads(result.stdout.splitlines()[-1])
+    return times
+
+
 def quantile(values: list[float], q: float) -> float:
     """Return the value at quantile ``q`` (nearest rank) of the values."""
     ordered = sorted(values)
@@ -148,6 +180,7 @@ class Run:
     inside: list[float]
     impossible: list[tuple[int, str, int, float, float]]
     memory: tuple[str, int, float]
+    pyodide: list[float] | None
     load: tuple[float, float]
 
 
@@ -246,6 +279,18 @@ def report(run: Run) -> str:
             f"≤ 200 MB: {verdict(megabytes <= TARGETS['memory'])}",
         )
     )
+    if run.pyodide:
+        times = run.pyodide
+        lines.append(
+            row(
+                f"Pyodide (Node.js), deals 1..{len(times)}",
+                f"median {statistics.median(times) * 1000:.0f} ms, p90 "
+                f"{quantile(times, 0.9) * 1000:.0f} ms, max {max(times):.2f} s",
+                "",
+                "",
+                "",
+            )
+        )
     return "\n".join(lines)
 
 
@@ -272,7 +317,13 @@ def progress(label: str) -> Iterator[None]:
 def main() -> None:
     """Measure, print the table and write it into docs/performance.md."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=32000, help="solve 1..N (default 32000)")
+    deals = int(os.environ.get("FREECELL_SOLVER_DEALS", "32000"))
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=deals,
+        help=f"solve 1..N (default {deals}: $FREECELL_SOLVER_DEALS, else 32000)",
+    )
     parser.add_argument("--jobs", type=int, default=2, help="processes a side (default 2)")
     parser.add_argument("--no-doc", action="store_true", help="print only; leave the docs alone")
     parser.add_argument("--save", type=Path, help="also write every deal's figures here (JSON)")
@@ -291,10 +342,12 @@ def main() -> None:
         impossible = [impossible_one(number) for number in IMPOSSIBLE]
     with progress("peak memory"):
         memory = peak_memory(-2)
+    with progress(f"Pyodide, deals 1..{PYODIDE_DEALS}"):
+        pyodide = pyodide_times()
     load = (load_before, os.getloadavg()[0])
     if args.save:
         args.save.write_text(json.dumps({"ours": ours, "theirs": theirs, "inside": inside}))
-    table = report(Run(numbers, args.jobs, ours, theirs, inside, impossible, memory, load))
+    table = report(Run(numbers, args.jobs, ours, theirs, inside, impossible, memory, pyodide, load))
     print(table)
     if not args.no_doc:
         write_doc(table)

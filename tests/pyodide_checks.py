@@ -17,8 +17,10 @@ import freecell._deal
 import freecell._errors
 import freecell._game
 import freecell._replay
+import freecell._solve_cli
+import freecell._solver
 import freecell._web
-from freecell import Game, format_boards
+from freecell import Game, format_boards, solve
 
 MODULES = (
     freecell,
@@ -27,6 +29,8 @@ MODULES = (
     freecell._errors,
     freecell._game,
     freecell._replay,
+    freecell._solve_cli,
+    freecell._solver,
     freecell._web,
 )
 
@@ -40,10 +44,14 @@ for solution in sorted(Path("/tmp/inputs").glob("*.txt")):  # noqa: S108 - Pyodi
     for token in freecell._replay.move_words(solution.read_text().splitlines()):
         game.push(token)
     won[solution.stem] = game.is_won()
+solved = Game.from_deal_number(1000)
+for move in solve(1000).moves:
+    solved.push(move)
 result = {
     "version": list(sys.version_info[:2]),
     "digest": digest.hexdigest(),
     "doctest_failures": failed,
     "won": won,
+    "solver_won": solved.is_won(),
 }
 print(json.dumps(result))

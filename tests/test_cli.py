@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import freecell
@@ -376,4 +376,18 @@ class TestFuzz:
             assert out == ""
         if status == 2:
             assert err.count("\n") == 1
+        assert all(len(line) < 250 for line in err.splitlines())
+
+    @settings(max_examples=200, deadline=None)
+    @given(arguments, stdin_data)
+    def test_solve_with_any_input(self, argv: list[str], data: bytes) -> None:
+        """The same for `freecell solve` (a small budget; no range, which could be endless)."""
+        assume(not any(".." in arg for arg in argv))
+        status, out, err = in_process("solve", "--max-states", "300", *argv, stdin=data)
+        assert status in (0, 1, 2, 3)
+        if status in (1, 2):
+            assert out == ""
+        if status == 2:
+            assert err.count("\n") == 1
+            assert err.startswith("freecell solve: ")
         assert all(len(line) < 250 for line in err.splitlines())

@@ -60,6 +60,10 @@ class TestOnPyodide:
         """fc-solve's solutions of deals 617 and 22 (a run written 82vc) win in Pyodide."""
         assert pyodide_result["won"] == {str(n): True for n in WON}
 
+    def test_solver_wins(self, pyodide_result: dict[str, object]) -> None:
+        """Our solver's solution of deal 1000, found in Pyodide, wins there."""
+        assert pyodide_result["solver_won"] is True
+
 
 @pytest.fixture(scope="module")
 def snapshot_result() -> dict[str, Any]:

@@ -75,6 +75,15 @@ def wins_through_replay(number: int, moves: Sequence[Move | str]) -> bool:
     return status == 0 and out.getvalue().endswith("\nsolved\n")
 
 
+def assert_wins(number: int, moves: Sequence[Move | str], played: Sequence[str] = ()) -> None:
+    """Assert that the moves win deal `number` after `played`, through Game and freecell replay."""
+    game = Game.from_deal_number(number)
+    for move in played:
+        game.push(move)
+    assert wins_through_game(game.position, moves)
+    assert wins_through_replay(number, [*played, *map(str, moves)])
+
+
 def run_solve(*argv: str, stdin: str = "") -> tuple[int, str, str]:
     """Run solve_main in this process and return its status, stdout and stderr."""
     out, err = io.StringIO(), io.StringIO()
@@ -83,16 +92,28 @@ def run_solve(*argv: str, stdin: str = "") -> tuple[int, str, str]:
 
 
 @st.composite
-def played_positions(draw: st.DrawFn) -> Position:
-    """Draw a position reached by up to 40 random legal moves from a random deal."""
-    position = Position.from_deal(deal(draw(st.integers(1, 1_000_000))))
+def played_games(draw: st.DrawFn) -> tuple[int, list[str]]:
+    """Draw a deal number and up to 40 random legal moves from its start."""
+    number = draw(st.integers(1, 1_000_000))
+    position = Position.from_deal(deal(number))
     rng: random.Random = draw(st.randoms(use_true_random=False))
+    played: list[str] = []
     for _ in range(draw(st.integers(0, 40))):
         moves = position.legal_moves()
         if not moves:
             break
-        position = position.apply(rng.choice(moves))
-    return position
+        move = rng.choice(moves)
+        played.append(str(move))
+        position = position.apply(move)
+    return number, played
+
+
+def position_after(number: int, played: Sequence[str]) -> Position:
+    """Return the position after playing moves from a deal."""
+    game = Game.from_deal_number(number)
+    for move in played:
+        game.push(move)
+    return game.position
 
 
 class TestSolutions:
@@ -101,8 +122,7 @@ class TestSolutions:
         """A deal's solution wins through Game with auto moves off and through freecell replay."""
         solution = solve(number)
         assert solution.result == "solved"
-        assert wins_through_game(Position.from_deal(deal(number)), solution.moves)
-        assert wins_through_replay(number, solution.moves)
+        assert_wins(number, solution.moves)
 
     def test_game_in_progress(self) -> None:
         """A game is solved from its current position, not from its deal."""
@@ -111,7 +131,7 @@ class TestSolutions:
             game.push(move)
         solution = solve(game)
         assert solution.result == "solved"
-        assert wins_through_game(game.position, solution.moves)
+        assert_wins(617, solution.moves, ["2a", "21", "4b"])
 
     def test_position_from_text(self) -> None:
         """A position read from fc-solve's format, with a gap between free cells, is solved."""
@@ -119,7 +139,7 @@ class TestSolutions:
         assert position.freecells[:2] == (None, parse_card("9S"))
         solution = solve(position)
         assert solution.result == "solved"
-        assert wins_through_game(position, solution.moves)
+        assert_wins(5, solution.moves, ["1b"])
 
     def test_automatic_moves_are_written_out(self) -> None:
         """A safe move home waiting at the start is the first move; all 52 go home explicitly."""
@@ -130,6 +150,7 @@ class TestSolutions:
         solution = solve(game)
         assert solution.moves[0] == Move.parse("5h")
         assert sum(move.target == "h" for move in solution.moves) == 52
+        assert_wins(1, solution.moves, ["5a", "5b", "5c", "5d"])
 
     def test_won_position(self) -> None:
         """A won position is solved with no moves."""
@@ -142,11 +163,13 @@ class TestSolutions:
         starts = [617, deal(617), Game.from_deal_number(617), Position.from_deal(deal(617))]
         answers = {solve(start, max_states=20_000).moves for start in starts}  # type: ignore[arg-type]
         assert len(answers) == 1
+        assert_wins(617, answers.pop())
 
     def test_str_is_the_moves(self) -> None:
         """`str(solution)` is the moves joined by spaces."""
         solution = solve(617)
         assert str(solution).split() == [str(move) for move in solution.moves]
+        assert_wins(617, str(solution).split())
 
 
 class TestImpossible:
@@ -175,6 +198,7 @@ class TestBudget:
         solution = solve(617, max_states=DEFAULT_MAX_STATES)
         assert solution.result == "solved"
         assert solution.states <= DEFAULT_MAX_STATES
+        assert_wins(617, solution.moves)
 
     def test_no_time_is_unknown(self) -> None:
         """A time budget that is already spent ends the search as unknown."""
@@ -200,6 +224,7 @@ class TestDeterminism:
     def test_same_answer_twice(self) -> None:
         """The same position and budget give the same answer, moves and states."""
         first, second = solve(253), solve(253)
+        assert_wins(253, first.moves)
         assert (first.result, first.moves, first.states) == (
             second.result,
             second.moves,
@@ -218,6 +243,7 @@ class TestDeterminism:
             calls += 1
         assert calls > 10
         whole = solve(617)
+        assert_wins(617, solution.moves)
         assert (solution.result, solution.moves, solution.states) == (
             whole.result,
             whole.moves,
@@ -228,6 +254,7 @@ class TestDeterminism:
         """Once ended, every step returns the same solution and does no more work."""
         solver = Solver(1)
         solution = solver.run()
+        assert_wins(1, solution.moves)
         assert solver.step() is solution
         assert solver.solution is solution
         assert solver.states == solution.states
@@ -245,25 +272,32 @@ class TestCanonicalKey:
         rng.shuffle(cells)
         assert canonical_key(Position(tuple(cascades), tuple(cells))) == canonical_key(position)
 
-    @given(played_positions())
+    @given(played_games())
     @settings(max_examples=50, suppress_health_check=[HealthCheck.too_slow])
-    def test_different_positions_differ(self, position: Position) -> None:
+    def test_different_positions_differ(self, game: tuple[int, list[str]]) -> None:
         """A legal move changes the key, unless it moves a whole cascade to an empty one."""
+        position = position_after(*game)
         for move in position.legal_moves():
             count = position.resolve(move)[1]
             source = position.cascades[int(move.source) - 1] if move.source.isdigit() else ()
-            same = len(source) == count and position.card_at(move.target) is None
+            same = (
+                len(source) == count
+                and move.target.isdigit()
+                and position.card_at(move.target) is None
+            )
             assert (canonical_key(position.apply(move)) == canonical_key(position)) == same
 
 
 class TestRandomPositions:
-    @given(played_positions())
-    @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-    def test_answers_are_true(self, position: Position) -> None:
-        """A solved answer wins through Game; an impossible one is confirmed by fc-solve."""
+    @given(played_games())
+    @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    def test_answers_are_true(self, game: tuple[int, list[str]]) -> None:
+        """A solved answer wins (Game and freecell replay); fc-solve confirms an impossible one."""
+        number, played = game
+        position = position_after(number, played)
         solution = solve(position, max_states=20_000)
         if solution.result == "solved":
-            assert wins_through_game(position, solution.moves)
+            assert_wins(number, solution.moves, played)
         elif solution.result == "impossible":
             assert fc_solve_finds_no_solution(position)
         assert solution.states <= 20_000
@@ -278,7 +312,7 @@ class TestCommand:
         assert [line.split(":")[0] for line in lines] == ["617", "1", "2"]
         for line in lines:
             number, moves = line.split(": ")
-            assert wins_through_replay(int(number), moves.split())
+            assert_wins(int(number), moves.split())
 
     def test_json_lines(self) -> None:
         """--format json prints an object a line with deal, result, moves, states, seconds."""
@@ -287,7 +321,7 @@ class TestCommand:
         first, second = map(json.loads, out.splitlines())
         assert set(first) == {"deal", "result", "moves", "states", "seconds"}
         assert (first["deal"], first["result"]) == (1, "solved")
-        assert wins_through_replay(1, first["moves"])
+        assert_wins(1, first["moves"])
         assert (second["deal"], second["result"], second["moves"]) == (-1, "impossible", [])
 
     def test_impossible_deal(self) -> None:
@@ -299,6 +333,10 @@ class TestCommand:
         """A deal the budget cannot settle prints unknown and the exit status is 3."""
         assert run_solve("1", "617", "--max-states", "100") == (3, "1: unknown\n617: unknown\n", "")
 
+    def test_timeout(self) -> None:
+        """--timeout bounds each deal's search: a deal that needs longer is unknown."""
+        assert run_solve("-2", "--timeout", "0.01") == (3, "-2: unknown\n", "")
+
     def test_position_on_stdin(self) -> None:
         """`-` solves the position on standard input and labels it `-`."""
         position = Position.from_deal(deal(617)).apply("2a").apply("21")
@@ -306,7 +344,7 @@ class TestCommand:
         assert status == 0
         label, moves = out.rstrip("\n").split(": ")
         assert label == "-"
-        assert wins_through_game(position, moves.split())
+        assert_wins(617, moves.split(), ["2a", "21"])
         status, out, _ = run_solve("-", "-f", "json", stdin=str(position))
         assert json.loads(out)["deal"] is None
 
@@ -369,11 +407,13 @@ class TestCommandProcess:
         ]
         with subprocess.Popen(command, stdout=subprocess.PIPE, text=True) as process:
             assert process.stdout is not None
-            deals = [json.loads(process.stdout.readline())["deal"] for _ in range(4)]
+            lines = [json.loads(process.stdout.readline()) for _ in range(4)]
             still_running = process.poll() is None
             process.stdout.close()  # like `| head -4`: the command ends, workers and all
             assert process.wait(timeout=60) == 0
-        assert deals == [1, 2, 3, 4]
+        assert [line["deal"] for line in lines] == [1, 2, 3, 4]
+        for line in lines:
+            assert_wins(line["deal"], line["moves"])
         assert still_running  # deal -2 takes many seconds: the first lines did not wait for it
 
     def test_main_help_mentions_solve(self) -> None:

@@ -1,7 +1,7 @@
 """The ``freecell solve`` command: solve deals, or a position read from standard input.
 
 ``freecell solve DEAL...`` prints a line per deal, in order, as soon as it is known:
-``617: 8h 3a 3b ...`` (every move in standard notation, moves to the foundations included, so
+``617: 83 2a 21 ...`` (every move in standard notation, moves to the foundations included, so
 that ``freecell replay 617`` plays them to a win), ``11982: impossible`` or ``N: unknown``
 when the budget ran out. ``-`` reads a position in fc-solve's format from standard input (what
 the page's "Copy text" copies) and is labelled ``-``. ``--format json`` prints a JSON object a
@@ -20,14 +20,18 @@ import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence, Sized
 from dataclasses import dataclass
-from multiprocessing.pool import AsyncResult
-from typing import Final, NoReturn, TextIO
+from typing import TYPE_CHECKING, Final, NoReturn, TextIO
 
+from freecell._command import quoted
 from freecell._deal import VALID_DEALS_TEXT, DealNumberError, deal
 from freecell._game import PositionError, parse_position
 from freecell._solver import DEFAULT_MAX_STATES, Solution, Solver
 
+if TYPE_CHECKING:
+    from multiprocessing.pool import AsyncResult
+
 _PROG: Final = "freecell solve"
+_FORMATS: Final = ("text", "json")
 _STDIN: Final = "-"
 _AHEAD: Final = 8  # deals handed out ahead of the one printed next, per process
 _WATCH_SECONDS: Final = 0.5  # how often a worker checks that its parent is alive
@@ -49,7 +53,7 @@ def _positive_int(text: str) -> int:
     except ValueError:
         value = 0
     if value < 1:
-        msg = f"write a whole number of at least 1, not {text!r}"
+        msg = f"write a whole number of at least 1, not {quoted(text)}"
         raise argparse.ArgumentTypeError(msg)
     return value
 
@@ -60,9 +64,16 @@ def _positive_float(text: str) -> float:
     except ValueError:
         value = 0
     if not 0 < value < float("inf"):
-        msg = f"write a number of seconds above 0, not {text!r}"
+        msg = f"write a number of seconds above 0, not {quoted(text)}"
         raise argparse.ArgumentTypeError(msg)
     return value
+
+
+def _format(text: str) -> str:
+    if text not in _FORMATS:
+        msg = f"choose from {', '.join(_FORMATS)}, not {quoted(text)}"
+        raise argparse.ArgumentTypeError(msg)
+    return text
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -84,7 +95,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "-f",
         "--format",
-        choices=("text", "json"),
+        type=_format,
         default="text",
         help="text: `DEAL: MOVES` or `DEAL: impossible|unknown` (default); json: an object a "
         "line with deal, result, moves, states and seconds",
