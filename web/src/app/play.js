@@ -74,7 +74,7 @@ export function createPlay({ state, bridge, view, messages, stats }) {
 
   // --- hints and solving -------------------------------------------------------------------
 
-  let solving = null; // the timer of Solve's next move, while it plays
+  let solving = null; // while Solve plays: {timer} of its next move
 
   function stopSolving() {
     if (!solving) return;
@@ -154,7 +154,8 @@ export function createPlay({ state, bridge, view, messages, stats }) {
             return;
           }
           const play = () => (solving === run ? act("play_move", { move }, null, true) : false);
-          enqueue(play).then(() => {
+          enqueue(play).then((played) => {
+            if (!played) stopSolving(); // a game that changed meanwhile: no more of this solution
             if (solving !== run) return;
             state.solvable = "yes"; // on the way of the solution
             view.render(state);
