@@ -7,6 +7,8 @@ first puts that page in the state it needs. Python's own dealer is the oracle fo
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol, cast
@@ -406,8 +408,22 @@ class TestCopy:
         game = Game.from_deal_number(617)
         for move in ("82", "52"):
             game.push(move)
-        assert clipboard(app) == f"{game.position}\n"
-        assert parse_position(clipboard(app)) == game.position
+        text = clipboard(app)
+        assert text == f"{game.position}\n"
+        assert parse_position(text) == game.position
+        # `freecell solve -` reads it, and its solution wins from that position.
+        solved = subprocess.run(
+            [sys.executable, "-m", "freecell", "solve", "-"],
+            input=text,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        label, _, moves = solved.stdout.partition(": ")
+        assert label == "-"
+        for move in moves.split():
+            game.push(move)
+        assert game.is_won()
 
 
 class TestBadInput:
