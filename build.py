@@ -11,19 +11,20 @@
 
 Every command first creates or updates the virtual environment `.venv` with the dependency
 groups of pyproject.toml; it reinstalls only when pyproject.toml changed. The web runtime comes
-from the npm package `pyodide`, pinned in web/package.json and web/package-lock.json; micropip
-comes from PyPI, at the version the runtime's pyodide-lock.json names.
+from the npm package `pyodide`, pinned in web/package.json and web/package-lock.json.
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import functools
 import gzip
 import hashlib
 import http.server
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -42,22 +43,15 @@ WHEEL_DIR = ROOT / "build" / "wheel"
 WEB = ROOT / "web"
 DIST = ROOT / "dist"
 PYODIDE = WEB / "node_modules" / "pyodide"
-MICROPIP_DIR = ROOT / "build" / "micropip"
 STDLIB_DIR = ROOT / "build" / "stdlib"
 COMPILE_STDLIB = WEB / "tools" / "compile_stdlib.mjs"
-# Left out of the page's standard library (unless its boot imports them): developer tools that
-# a page never runs. Everything else stays importable.
-STDLIB_EXCLUDED = ["__phello__/", "_pyrepl/", "doctest.py", "pdb.py", "pydoc.py", "unittest/"]
 SERVICE_WORKER = "sw.js"
-# The runtime files the page loads; the package's other files (maps, the classic pyodide.js,
-# console pages, type declarations) stay out of the site.
-PYODIDE_FILES = [
-    "pyodide.mjs",
-    "pyodide.asm.mjs",
-    "pyodide.asm.wasm",
-    "python_stdlib.zip",
-    "pyodide-lock.json",
-]
+BUILD_LINE = re.compile(r'^const BUILD = "[^"]*";$', re.MULTILINE)
+"""The line of sw.js that holds the build's id."""
+# The runtime files the page loads; the package's other files (its source-only standard library,
+# the lock file of its packages, maps, the classic pyodide.js, console pages, type declarations)
+# stay out of the site.
+PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm"]
 SOURCES = [ROOT / "pyproject.toml", ROOT / "README.md", *sorted((ROOT / "py").rglob("*.py"))]
 
 
@@ -123,8 +117,12 @@ def install_wheel(wheel: Path) -> None:
     run(VENV_PYTHON, "-m", "pip", "install", "--quiet", "--no-deps", "--force-reinstall", wheel)
 
 
-def install_runtime() -> dict[str, str]:
-    """Install the pinned Pyodide runtime with `npm ci`; return its version and micropip's file."""
+def install_runtime() -> dict[str, Any]:
+    """Install the pinned Pyodide runtime with `npm ci`; return its version and its lock's info.
+
+    The page loads no Pyodide package, so instead of the lock file (pyodide-lock.json, 120 KB)
+    the worker gives loadPyodide an empty one with the same `info` (which it checks).
+    """
     lock = WEB / "package-lock.json"
     stamp = WEB / "node_modules" / ".installed"
     if not (stamp.exists() and stamp.read_text() == digest([lock])):
@@ -135,34 +133,21 @@ def install_runtime() -> dict[str, str]:
         run("npm", "ci", "--prefix", WEB, "--no-audit", "--no-fund", "--loglevel=error")
         stamp.write_text(digest([lock]))
     runtime = json.loads((PYODIDE / "package.json").read_text())
-    micropip = json.loads((PYODIDE / "pyodide-lock.json").read_text())["packages"]["micropip"]
-    return {"pyodide": runtime["version"], "micropip": micropip["file_name"]}
+    lock = json.loads((PYODIDE / "pyodide-lock.json").read_text())
+    return {"pyodide": runtime["version"], "lockfile_info": lock["info"]}
 
 
-def download_micropip(file_name: str) -> Path:
-    """Download the micropip wheel the runtime's lockfile names, from PyPI (once)."""
-    wheel = MICROPIP_DIR / file_name
-    if not wheel.exists():
-        version = file_name.split("-")[1]
-        log(f"downloading micropip {version} from PyPI")
-        run(
-            VENV_PYTHON, "-m", "pip", "download", "--quiet", "--no-deps",
-            "--only-binary=:all:", "--python-version", "3.14", "--dest", MICROPIP_DIR,
-            f"micropip=={version}",
-        )  # fmt: skip
-    return wheel
-
-
-def compile_stdlib(runtime: dict[str, str], micropip: Path, dealer: Path) -> Path:
+def compile_stdlib(runtime: dict[str, Any], dealer: Path) -> Path:
     """Return the page's standard library, compiled to bytecode by the runtime itself (cached).
 
     web/tools/compile_stdlib.mjs boots the runtime under Node.js, runs the page's boot and
-    every request of its API, and compile_stdlib.py compiles what they imported; build/stdlib/
-    keeps one result per runtime version and inputs.
+    every request of its API, compile_stdlib.py compiles what they imported and nothing else,
+    and the result must boot the page in a fresh runtime; build/stdlib/ keeps one result per
+    runtime version and inputs.
     """
-    h = hashlib.sha256(f"{runtime['pyodide']}\0{STDLIB_EXCLUDED}".encode())
+    h = hashlib.sha256(runtime["pyodide"].encode())
     compiler = COMPILE_STDLIB.with_suffix(".py")
-    for path in (COMPILE_STDLIB, compiler, PYODIDE / "python_stdlib.zip", micropip, dealer):
+    for path in (COMPILE_STDLIB, compiler, PYODIDE / "python_stdlib.zip", dealer):
         h.update(path.read_bytes())
     folder = STDLIB_DIR / f"{runtime['pyodide']}-{h.hexdigest()[:16]}"
     result = folder / "python_stdlib.zip"
@@ -175,62 +160,77 @@ def compile_stdlib(runtime: dict[str, str], micropip: Path, dealer: Path) -> Pat
     shutil.rmtree(STDLIB_DIR, ignore_errors=True)
     folder.mkdir(parents=True)
     partial = folder / "python_stdlib.zip.partial"
-    run("node", COMPILE_STDLIB, PYODIDE, micropip, dealer, partial, *STDLIB_EXCLUDED)
+    run("node", COMPILE_STDLIB, PYODIDE, dealer, partial)
     partial.rename(result)
     return result
 
 
-def write_service_worker(build: str) -> None:
-    """Give dist/sw.js the build's id and the site's files, so a new build replaces its cache."""
-    skipped = {SERVICE_WORKER, "pyodide/python_stdlib.zip"}  # the page loads stdlib/'s
-    files = sorted(
-        name
-        for path in DIST.rglob("*")
-        if path.is_file()
-        and not path.name.startswith(".")
-        and (name := path.relative_to(DIST).as_posix()) not in skipped
-    )
-    sw = DIST / SERVICE_WORKER
-    text = sw.read_text()
-    for placeholder, value in (('"BUILD"', build), ("[/* FILES */]", files)):
-        if placeholder not in text:
-            sys.exit(f"build.py: {placeholder} is missing from web/src/{SERVICE_WORKER}")
-        text = text.replace(placeholder, json.dumps(value), 1)
+PRELOADS_PLACEHOLDER = "<!-- build.py: the runtime's preloads -->"
+
+
+def write_preloads(site: Path, urls: list[str]) -> None:
+    """Put the runtime's big downloads into the page as preloads, in place of the placeholder.
+
+    The browser starts them with the page, before any script runs; app/boot.js hands them to
+    the Python worker (a worker cannot use the page's preloads itself). The service worker
+    serves the page without them: its copies are at hand.
+    """
+    page = site / "index.html"
+    text = page.read_text()
+    if PRELOADS_PLACEHOLDER not in text:
+        sys.exit(f"build.py: {PRELOADS_PLACEHOLDER} is missing from web/src/index.html")
+    links = "\n  ".join(f'<link rel="preload" href="{url}" as="fetch" crossorigin>' for url in urls)
+    page.write_text(text.replace(PRELOADS_PLACEHOLDER, links, 1))
+
+
+def seal(site: Path, manifest: dict[str, Any]) -> dict[str, Any]:
+    """Finish a built site: every file's size and hash and the build's id into manifest.json.
+
+    The build's id hashes them all, and goes into sw.js too, so a new build is a new service
+    worker, which installs exactly the files the manifest lists (checking their hashes).
+    Returns the manifest.
+    """
+    skipped = {SERVICE_WORKER, "manifest.json"}
+    files = {}
+    for path in sorted(site.rglob("*")):
+        name = path.relative_to(site).as_posix()
+        if path.is_file() and not path.name.startswith(".") and name not in skipped:
+            data = path.read_bytes()
+            sha256 = base64.b64encode(hashlib.sha256(data).digest()).decode()
+            files[name] = {"size": len(data), "integrity": f"sha256-{sha256}"}
+    fields = {key: value for key, value in manifest.items() if key not in {"build", "files"}}
+    build = hashlib.sha256(json.dumps([fields, files], sort_keys=True).encode()).hexdigest()[:16]
+    manifest = {**fields, "build": build, "files": files}
+    (site / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    sw = site / SERVICE_WORKER
+    text, count = BUILD_LINE.subn(f"const BUILD = {json.dumps(build)};", sw.read_text(), count=1)
+    if count != 1:
+        sys.exit(f'build.py: `const BUILD = "...";` is missing from web/src/{SERVICE_WORKER}')
     sw.write_text(text)
+    return manifest
 
 
 def build_site() -> None:
-    """Build dist/: the page, the runtime, micropip and our wheel, with relative URLs only."""
+    """Build dist/: the page, the runtime and our wheel, with relative URLs only."""
     dealer = build_wheel()
     runtime = install_runtime()
-    micropip = download_micropip(runtime["micropip"])
-    stdlib = compile_stdlib(runtime, micropip, dealer)
+    stdlib = compile_stdlib(runtime, dealer)
     log("building dist/")
     shutil.rmtree(DIST, ignore_errors=True)
     shutil.copytree(WEB / "src", DIST)
     (DIST / "pyodide").mkdir()
     for name in PYODIDE_FILES:
         shutil.copy2(PYODIDE / name, DIST / "pyodide" / name)
-    # Our wheel's folder is named by its content, so a new build is never served from a cache.
-    dealer_dir = DIST / "wheels" / digest([dealer])[:12]
-    dealer_dir.mkdir(parents=True)
-    shutil.copy2(dealer, dealer_dir / dealer.name)
-    shutil.copy2(micropip, DIST / "wheels" / micropip.name)
-    # The stdlib keeps its stock name (python_stdlib.zip) in a folder named by its content; the
-    # stock one stays in pyodide/ for comparison (bench/bench_web.py) but the page never loads it.
-    stdlib_dir = DIST / "stdlib" / digest([stdlib])[:12]
-    stdlib_dir.mkdir(parents=True)
-    shutil.copy2(stdlib, stdlib_dir / stdlib.name)
-    site = sorted(path for path in DIST.rglob("*") if path.is_file())
-    manifest = {
-        "pyodide": runtime["pyodide"],
-        "build": digest(site)[:16],
-        "stdlib": f"{stdlib_dir.relative_to(DIST)}/{stdlib.name}",
-        "micropip": f"wheels/{micropip.name}",
-        "dealer": f"{dealer_dir.relative_to(DIST)}/{dealer.name}",
-    }
-    (DIST / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    write_service_worker(manifest["build"])
+    # The stdlib and our wheel each sit in a folder named by their content, so a new build is
+    # never served from a cache; the stdlib keeps its stock name, python_stdlib.zip.
+    placed = {}
+    for key, source in (("stdlib", stdlib), ("dealer", dealer)):
+        folder = DIST / ("stdlib" if key == "stdlib" else "wheels") / digest([source])[:12]
+        folder.mkdir(parents=True)
+        shutil.copy2(source, folder / source.name)
+        placed[key] = (folder / source.name).relative_to(DIST).as_posix()
+    write_preloads(DIST, ["pyodide/pyodide.asm.wasm", placed["stdlib"], placed["dealer"]])
+    seal(DIST, {**runtime, **placed})
     (DIST / ".nojekyll").write_text("")  # GitHub Pages: serve the files as they are
 
 

@@ -27,7 +27,7 @@ from playwright.sync_api import (
     expect,
 )
 
-from build import CHROMIUM_ARGS, SiteHandler
+from build import CHROMIUM_ARGS, Cdn, SiteHandler
 from helpers import DESKTOP, DIST, ContextFactory
 
 SUBPATH = "/nested/sub/path/"
@@ -108,9 +108,11 @@ def browser_type_launch_args(
 # --- the site ---------------------------------------------------------------------------------
 
 
-def serve(prefix: str) -> ThreadingHTTPServer:
-    """Serve dist/ under `prefix` on a free port of 127.0.0.1, from a daemon thread."""
-    handler = functools.partial(SiteHandler, directory=str(DIST), prefix=prefix, quiet=True)
+def serve(prefix: str, directory: Path = DIST, cdn: Cdn | None = None) -> ThreadingHTTPServer:
+    """Serve a site (dist/) under `prefix` on a free port of 127.0.0.1, from a daemon thread."""
+    handler = functools.partial(
+        SiteHandler, directory=str(directory), prefix=prefix, quiet=True, cdn=cdn
+    )
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, name=f"dist{prefix}", daemon=True).start()
@@ -138,6 +140,21 @@ def _servers() -> Iterator[tuple[ThreadingHTTPServer, ThreadingHTTPServer]]:
 def site_url(_servers: tuple[ThreadingHTTPServer, ThreadingHTTPServer]) -> str:
     """Return the URL of dist/ at the server root, ending in '/'."""
     return _base_url(_servers[0], "/")
+
+
+@pytest.fixture
+def cdn_site(tmp_path: Path) -> Iterator[tuple[str, Path, Cdn]]:
+    """Serve a private copy of dist/ as a CDN whose cache has always expired (no-cache, ETags).
+
+    Yields the URL, the copy (a test may change it) and the Cdn, whose log lists every answer.
+    """
+    site = tmp_path / "site"
+    shutil.copytree(DIST, site)
+    cdn = Cdn(max_age=None, log=[])
+    server = serve("/", site, cdn)
+    yield _base_url(server, "/"), site, cdn
+    server.shutdown()
+    server.server_close()
 
 
 @pytest.fixture(scope="session")

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
-from playwright.sync_api import BrowserContext, Page, ViewportSize, expect
+from playwright.sync_api import BrowserContext, Page, Route, ViewportSize, expect
 
 from freecell import CARD_CODES, Game, deal
 from freecell._replay import move_words
@@ -84,3 +84,25 @@ def shown_columns(page: Page) -> list[list[str]]:
 def blur(page: Page) -> None:
     """Move focus out of any control, so that keys go to the page's shortcuts."""
     page.evaluate("() => document.activeElement?.blur()")
+
+
+class Gate:
+    """A route handler that holds requests until it is opened, then lets them all through."""
+
+    def __init__(self) -> None:
+        self.opened = False
+        self.held: list[Route] = []
+
+    def __call__(self, route: Route) -> None:
+        """Hold the request, or let it through once the gate is open."""
+        if self.opened:
+            route.continue_()
+        else:
+            self.held.append(route)
+
+    def open(self) -> None:
+        """Let the held requests, and any later ones, through."""
+        self.opened = True
+        for route in self.held:
+            route.continue_()
+        self.held.clear()

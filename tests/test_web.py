@@ -13,7 +13,7 @@ from typing import Any, Protocol, cast
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, Route, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from conftest import record_requests
 from freecell import MAX_DEAL, card_name, deal, format_deal
@@ -23,6 +23,7 @@ from helpers import (
     PHONE,
     PHONE_OPTIONS,
     ContextFactory,
+    Gate,
     blur,
     boot,
     columns_of,
@@ -400,28 +401,6 @@ class TestBadInput:
         shown = fresh_page.locator("#board").get_attribute("data-deal")
         if shown is not None:
             assert shown_columns(fresh_page) == columns_of(int(shown))
-
-
-class Gate:
-    """A route handler that holds requests until it is opened, then lets them all through."""
-
-    def __init__(self) -> None:
-        self.opened = False
-        self.held: list[Route] = []
-
-    def __call__(self, route: Route) -> None:
-        """Hold the request, or let it through once the gate is open."""
-        if self.opened:
-            route.continue_()
-        else:
-            self.held.append(route)
-
-    def open(self) -> None:
-        """Let the held requests, and any later ones, through."""
-        self.opened = True
-        for route in self.held:
-            route.continue_()
-        self.held.clear()
 
 
 class TestLoading:

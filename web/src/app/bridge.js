@@ -1,24 +1,61 @@
-// The page's side of the worker protocol (see worker.js): start, request, restart.
+// The page's side of the worker protocol (see worker.js): start, request, restart; and the
+// service worker: registering it, and a new build of the site (see ../sw.js).
 import { serviceWorkers, takeWorker } from "./boot.js";
 
 const BOOT_TIMEOUT_MS = 120_000; // loadPyodide may never settle if WebAssembly cannot start
+const UPDATE_CHECK_MS = 60 * 60 * 1000; // a page left open asks for a new build hourly at most
 
 let registered = false;
 
-// The service worker is registered once Python is ready, so a first visit's downloads have the
-// network to themselves.
-function registerServiceWorker() {
+/**
+ * Register the service worker, once Python is ready (so a first visit's downloads have the
+ * network to themselves), and call `onUpdate(apply)` when a new build of the site is ready:
+ * `apply()` switches to it, and every open page of the site then reloads (its address keeps
+ * the game). A page that a service worker already served reloads whenever another build takes
+ * over (the visitor took it in another tab): one page never mixes two builds' files.
+ */
+function registerServiceWorker(onUpdate) {
   if (!serviceWorkers || registered) return;
   registered = true;
+  const served = Boolean(serviceWorkers.controller);
+  serviceWorkers.addEventListener("controllerchange", () => {
+    if (served) window.location.reload();
+  });
+  const offer = (registration) => {
+    const waiting = registration.waiting;
+    if (waiting && served) onUpdate(() => waiting.postMessage({ type: "activate" }));
+  };
+  const watch = (registration, installing) => {
+    installing?.addEventListener("statechange", () => {
+      if (installing.state === "installed") offer(registration);
+    });
+  };
   serviceWorkers
     .register(new URL("../sw.js", import.meta.url), { scope: new URL("../", import.meta.url).href })
+    .then((registration) => {
+      offer(registration);
+      watch(registration, registration.installing);
+      registration.addEventListener("updatefound", () =>
+        watch(registration, registration.installing),
+      );
+      // The browser checks for a new build on each visit; a page left open checks now and then.
+      let checked = Date.now();
+      document.addEventListener("visibilitychange", () => {
+        if (document.visibilityState !== "visible" || Date.now() - checked < UPDATE_CHECK_MS) return;
+        checked = Date.now();
+        registration.update().catch(() => {});
+      });
+    })
     .catch(() => {
       // no offline copy then; the page itself works on
     });
 }
 
 export class PythonBridge {
-  /** @param {{onStatus(stage: string): void, onReady(): void, onFailed(message: string): void}} hooks */
+  /**
+   * @param {{onStatus(stage: string): void, onProgress(loaded: number, total: number): void,
+   *   onReady(): void, onFailed(message: string): void, onUpdate(apply: () => void): void}} hooks
+   */
   constructor(hooks) {
     this.hooks = hooks;
     this.worker = null;
@@ -39,10 +76,11 @@ export class PythonBridge {
     worker.onmessage = ({ data }) => {
       if (worker !== this.worker) return;
       if (data.type === "status") this.hooks.onStatus(data.stage);
+      else if (data.type === "progress") this.hooks.onProgress(data.loaded, data.total);
       else if (data.type === "ready") {
         clearTimeout(this.timer);
         this.hooks.onReady();
-        registerServiceWorker();
+        registerServiceWorker(this.hooks.onUpdate);
       } else if (data.type === "failed") this.fail(data.message);
       else if (data.type === "reply") {
         const waiting = this.waiting.get(data.id);

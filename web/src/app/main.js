@@ -32,7 +32,7 @@ const dom = {
 };
 
 const state = createState();
-const messages = createMessages($("#message"), $("#status"));
+const messages = createMessages($("#message"), $("#status"), $("#update"));
 const view = createView(dom);
 // Ready once Python answers and the first board is out: input from then on acts at once.
 const boot = { python: false, firstBoard: false };
@@ -46,6 +46,8 @@ function maybeReady() {
 
 const bridge = new PythonBridge({
   onStatus: (stage) => messages.status(stage),
+  onProgress: (loaded, total) => messages.progress(loaded, total),
+  onUpdate: (apply) => messages.offerUpdate(apply),
   onReady: () => {
     messages.status(null);
     boot.python = true;
@@ -65,7 +67,7 @@ function startPython() {
   boot.python = false;
   dom.retry.hidden = true;
   messages.say("");
-  messages.status("downloading");
+  messages.status("loading");
   view.render(state);
   bridge.start();
 }

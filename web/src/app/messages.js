@@ -1,18 +1,30 @@
-// The message line (#message, an alert) and the status line (#status): what the page says.
-// Each text is kept as a function that says it in the page's language, so that switching
-// language says it again.
+// The message line (#message, an alert), the status line (#status) and the new-version notice
+// (#update): what the page says. Each text is kept as a function that says it in the page's
+// language, so that switching language says it again.
 import { t } from "./i18n.js";
 
 const NOTE_MS = 6000; // how long a note, such as why a move was refused, stays up
 
 const STAGES = {
+  loading: () => t("status.loading"),
   downloading: () => t("status.downloading"),
   starting: () => t("status.starting"),
-  installing: () => t("status.installing"),
 };
 
-/** The page's two lines: say(text) and note(text) on the message line, status(stage). */
-export function createMessages(messageLine, statusLine) {
+const MB = 1e6;
+
+/** "Downloading Python… 42% (2.9 of 6.1 MB)": the worker's progress ({loaded, total} bytes). */
+function downloaded({ loaded, total }) {
+  const tenths = (bytes) => Math.round((bytes / MB) * 10) / 10;
+  const percent = total > 0 ? Math.floor((100 * loaded) / total) : 0;
+  return t("status.progress", { percent, loaded: tenths(loaded), total: tenths(total) });
+}
+
+/**
+ * The page's lines: say(text) and note(text) on the message line, status(stage) and
+ * progress(loaded, total) on the status line, offerUpdate(apply) for a new version.
+ */
+export function createMessages(messageLine, statusLine, updateNotice) {
   let saying = () => "";
   let stage = null;
   let timer = 0;
@@ -33,10 +45,28 @@ export function createMessages(messageLine, statusLine) {
     }, NOTE_MS);
   }
 
-  /** Show a loading stage ("downloading", "starting", "installing") on the status line, or null. */
+  /** Show a loading stage ("loading", "downloading", "starting") on the status line, or null. */
   function status(next) {
     stage = next;
-    statusLine.textContent = next === null ? "" : (STAGES[next]?.() ?? next);
+    // While the downloads run, screen readers wait for the stage after them (aria-busy).
+    statusLine.toggleAttribute("aria-busy", typeof next === "object" && next !== null);
+    if (next === null) statusLine.textContent = "";
+    else if (typeof next === "object") statusLine.textContent = downloaded(next);
+    else statusLine.textContent = STAGES[next]?.() ?? next;
+  }
+
+  /** Show how much of the runtime has downloaded: bytes loaded of total. */
+  function progress(loaded, total) {
+    status({ loaded, total });
+  }
+
+  /** Show the new-version notice; its button calls `apply` (which reloads the page). */
+  function offerUpdate(apply) {
+    updateNotice.hidden = false;
+    updateNotice.querySelector("button").onclick = () => {
+      updateNotice.querySelector("button").disabled = true;
+      apply();
+    };
   }
 
   /** Say both lines again, in the language now in use. */
@@ -45,5 +75,5 @@ export function createMessages(messageLine, statusLine) {
     if (stage !== null) status(stage);
   }
 
-  return { say, note, status, refresh, saying: () => messageLine.textContent };
+  return { say, note, status, progress, offerUpdate, refresh, saying: () => messageLine.textContent };
 }

@@ -29,6 +29,8 @@ export default {
   "action.copy-text.title": "Copy the board as text, fc-solve format (T)",
   "action.help.title": "Keyboard shortcuts (?)",
   "action.retry": "Retry",
+  "action.update": "Reload",
+  "update.ready": "A new version of this page is ready.",
   "action.play-next": "Play the next deal",
   "action.undo": "Undo",
   "action.undo.title": "Undo (Ctrl+Z)",
@@ -64,7 +66,7 @@ export default {
   "status.loading": "Loading…",
   "status.downloading": "Downloading Python…",
   "status.starting": "Starting Python…",
-  "status.installing": "Installing the dealer…",
+  "status.progress": "Downloading Python… {percent}% ({loaded} of {total} MB)",
   "python.failed": "Python could not be loaded ({reason}). Check your connection, then retry.",
 
   "table.title": "FreeCell table",

@@ -25,6 +25,8 @@ export default {
   "action.copy-text.title": "Copiar la mesa como texto, en formato de fc-solve (T)",
   "action.help.title": "Atajos de teclado (?)",
   "action.retry": "Reintentar",
+  "action.update": "Recargar",
+  "update.ready": "Hay una nueva versión de esta página.",
   "action.play-next": "Jugar la siguiente",
   "action.undo": "Deshacer",
   "action.undo.title": "Deshacer (Ctrl+Z)",
@@ -60,7 +62,7 @@ export default {
   "status.loading": "Cargando…",
   "status.downloading": "Descargando Python…",
   "status.starting": "Iniciando Python…",
-  "status.installing": "Instalando el repartidor…",
+  "status.progress": "Descargando Python… {percent} % ({loaded} de {total} MB)",
   "python.failed": "No se pudo cargar Python ({reason}). Comprueba la conexión y reinténtalo.",
 
   "table.title": "Mesa de FreeCell",

@@ -25,6 +25,8 @@ export default {
   "action.copy-text.title": "Copia il tavolo come testo, nel formato di fc-solve (T)",
   "action.help.title": "Scorciatoie da tastiera (?)",
   "action.retry": "Riprova",
+  "action.update": "Ricarica",
+  "update.ready": "È pronta una nuova versione di questa pagina.",
   "action.play-next": "Gioca la successiva",
   "action.undo": "Annulla",
   "action.undo.title": "Annulla (Ctrl+Z)",
@@ -60,7 +62,7 @@ export default {
   "status.loading": "Caricamento…",
   "status.downloading": "Download di Python…",
   "status.starting": "Avvio di Python…",
-  "status.installing": "Installazione del mazziere…",
+  "status.progress": "Download di Python… {percent}% ({loaded} di {total} MB)",
   "python.failed": "Impossibile caricare Python ({reason}). Controlla la connessione, poi riprova.",
 
   "table.title": "Tavolo di FreeCell",

@@ -25,6 +25,8 @@ export default {
   "action.copy-text.title": "Copiar a mesa como texto, no formato do fc-solve (T)",
   "action.help.title": "Atalhos de teclado (?)",
   "action.retry": "Tentar de novo",
+  "action.update": "Recarregar",
+  "update.ready": "Uma nova versão desta página está pronta.",
   "action.play-next": "Jogar o próximo",
   "action.undo": "Desfazer",
   "action.undo.title": "Desfazer (Ctrl+Z)",
@@ -60,7 +62,7 @@ export default {
   "status.loading": "Carregando…",
   "status.downloading": "Baixando o Python…",
   "status.starting": "Iniciando o Python…",
-  "status.installing": "Instalando o distribuidor de cartas…",
+  "status.progress": "Baixando o Python… {percent}% ({loaded} de {total} MB)",
   "python.failed": "Não foi possível carregar o Python ({reason}). Verifique a conexão e tente de novo.",
 
   "table.title": "Mesa de FreeCell",

@@ -25,6 +25,8 @@ export default {
   "action.copy-text.title": "Скопировать расклад текстом, в формате fc-solve (T)",
   "action.help.title": "Клавиатурные сокращения (?)",
   "action.retry": "Повторить",
+  "action.update": "Перезагрузить",
+  "update.ready": "Готова новая версия этой страницы.",
   "action.play-next": "Следующий расклад",
   "action.undo": "Отменить",
   "action.undo.title": "Отменить ход (Ctrl+Z)",
@@ -60,7 +62,7 @@ export default {
   "status.loading": "Загрузка…",
   "status.downloading": "Загрузка Python…",
   "status.starting": "Запуск Python…",
-  "status.installing": "Установка раздатчика…",
+  "status.progress": "Загрузка Python… {percent} % ({loaded} из {total} МБ)",
   "python.failed": "Не удалось загрузить Python ({reason}). Проверьте подключение и повторите.",
 
   "table.title": "Стол FreeCell",

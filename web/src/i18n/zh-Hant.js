@@ -25,6 +25,8 @@ export default {
   "action.copy-text.title": "以 fc-solve 格式把牌面複製成文字 (T)",
   "action.help.title": "鍵盤快速鍵 (?)",
   "action.retry": "重試",
+  "action.update": "重新載入",
+  "update.ready": "本頁面有新版本。",
   "action.play-next": "玩下一局",
   "action.undo": "復原",
   "action.undo.title": "復原 (Ctrl+Z)",
@@ -60,7 +62,7 @@ export default {
   "status.loading": "載入中…",
   "status.downloading": "正在下載 Python…",
   "status.starting": "正在啟動 Python…",
-  "status.installing": "正在安裝發牌程式…",
+  "status.progress": "正在下載 Python… {percent}%（{loaded} / {total} MB）",
   "python.failed": "無法載入 Python（{reason}）。請檢查網路連線後重試。",
 
   "table.title": "空當接龍牌桌",
