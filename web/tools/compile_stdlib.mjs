@@ -7,8 +7,9 @@
 // the page's own boot inside the same Pyodide under Node.js (the dealer's wheel unpacked into
 // site-packages, as the worker does, then every request of the page's API once:
 // freecell._web.warm_up), and compile_stdlib.py compiles exactly the standard library modules
-// that were imported. Then a fresh runtime with only that zip runs the same boot again: a module
-// the page needs but the zip lacks fails the build here, not in a visitor's browser.
+// that were imported, in a second runtime. Then a third, with only that zip, runs the same boot
+// again: a module the page needs but the zip lacks fails the build here, not in a visitor's
+// browser.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -28,22 +29,32 @@ function pageBoot(pyodide, sitePackages) {
   pyodide.pyimport("freecell._web").warm_up(617);
 }
 
-// Without column positions in the code objects (PYTHONNODEBUGRANGES): a quarter fewer bytes;
-// tracebacks then show no ^^^ markers under the failing expression, only its line.
+/** A runtime with compile_stdlib.py importable. */
+function withCompiler(pyodide) {
+  const compiler = readFileSync(new URL("./compile_stdlib.py", import.meta.url));
+  pyodide.FS.mkdirTree("/tools");
+  pyodide.FS.writeFile("/tools/compile_stdlib.py", compiler);
+  pyodide.pyimport("sys").path.insert(0, "/tools");
+  return pyodide.pyimport("compile_stdlib");
+}
+
+// What the page imports.
 let sitePackages;
-const pyodide = await loadPyodide({
+const page = await loadPyodide({
   indexURL,
-  env: { PYTHONNODEBUGRANGES: "1" },
   fsInit: async (_, info) => {
     sitePackages = info.sitePackages;
   },
 });
-pageBoot(pyodide, sitePackages);
-pyodide.FS.writeFile("/tmp/compile_stdlib.py", readFileSync(new URL("./compile_stdlib.py", import.meta.url)));
-pyodide.pyimport("sys").path.insert(0, "/tmp");
-const summary = pyodide.pyimport("compile_stdlib").build("/tmp/stdlib.zip");
-pyodide.pyimport("sys").path.remove("/tmp");
-writeFileSync(out, pyodide.FS.readFile("/tmp/stdlib.zip"));
+pageBoot(page, sitePackages);
+const names = withCompiler(page).imported().toJs();
+
+// Compiled in a fresh runtime, without column positions in the code objects
+// (PYTHONNODEBUGRANGES): a quarter fewer bytes; tracebacks then show no ^^^ markers under the
+// failing expression, only its line.
+const compiling = await loadPyodide({ indexURL, env: { PYTHONNODEBUGRANGES: "1" } });
+const summary = withCompiler(compiling).build(compiling.toPy(names), "/tmp/stdlib.zip");
+writeFileSync(out, compiling.FS.readFile("/tmp/stdlib.zip"));
 
 // The check: the page's boot in a fresh runtime that has only the new zip, memory snapshot
 // included (the worker takes one on a first visit).
