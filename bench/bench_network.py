@@ -7,13 +7,15 @@ text and WebAssembly, ETags, HTTP/1.1, through ONE shaped link that every connec
 (build.Link: a token bucket of bytes per second and a delay before each answer). Profiles:
 10 Mbit/s with 40 ms a request, and 1.6 Mbit/s with 150 ms a request.
 
-For each profile, in one run:
-- cold: the bare page and the app (`index.html?deal=617`) alternately, each in a fresh browser
-  context, with `Cache-Control: max-age=600`; timed from navigation to `loadPyodide()` settling
+Each visit runs in a browser profile of its own on disk (a persistent context), as a visitor's
+browser has: Playwright's usual contexts are off the record, and Chromium then keeps no code it
+compiled (such as the WebAssembly's) for a later visit. For each network profile, in one run:
+- cold: the bare page and the app (`index.html?deal=617`) alternately, each in a new browser
+  profile, with `Cache-Control: max-age=600`; timed from navigation to `loadPyodide()` settling
   (bare) or to the 52 cards in the DOM (app); bytes on the wire counted by the server, for the
   requests made before that moment.
 - repeat, the HTTP cache expired: the server answers `no-cache` (every use of a cached response
-  revalidates); a fresh context visits once (the app then waits for its service worker and its
+  revalidates); a new profile visits once (the app then waits for its service worker and its
   snapshot), then again; the second visit is timed, with the requests it made before the board.
 - a waterfall of the app's first cold load (resource timings of the page and of its worker).
 """
@@ -25,15 +27,16 @@ import functools
 import http.server
 import statistics
 import sys
+import tempfile
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -116,51 +119,70 @@ def visit(context: BrowserContext, url: str, log: list[Served]) -> tuple[Page, V
     return page, Visit(done, sum(served.size for served in before), before)
 
 
-def cold(browser: Browser, url: str, log: list[Served]) -> tuple[Visit, dict[str, Any]]:
-    """Load url in a fresh context; return the visit and the resource timings of page and worker."""
-    context = browser.new_context()
-    page, load = visit(context, url, log)
-    timings: dict[str, Any] = page.evaluate(TIMINGS_JS)
-    timings["origin"] = page.evaluate("performance.timeOrigin")
-    timings["done"] = timings["origin"] + load.elapsed
-    for worker in page.workers:
-        found = worker.evaluate(TIMINGS_JS)
-        timings["files"] += found["files"]
-        timings["marks"] += found["marks"]
-    context.close()
+Profiles = Callable[[], AbstractContextManager[BrowserContext]]
+"""Opens a browser with a new, empty profile on disk."""
+
+
+def profiles(playwright: Playwright, executable: str | None) -> Profiles:
+    """Return a function that opens a browser with a new, empty profile on disk."""
+
+    @contextmanager
+    def new_profile() -> Iterator[BrowserContext]:
+        with tempfile.TemporaryDirectory(prefix="bench-profile-") as folder:
+            context = playwright.chromium.launch_persistent_context(
+                folder, executable_path=executable, args=CHROMIUM_ARGS
+            )
+            try:
+                yield context
+            finally:
+                context.close()
+
+    return new_profile
+
+
+def cold(new_profile: Profiles, url: str, log: list[Served]) -> tuple[Visit, dict[str, Any]]:
+    """Load url in a new profile; return the visit and the resource timings of page and worker."""
+    with new_profile() as context:
+        page, load = visit(context, url, log)
+        timings: dict[str, Any] = page.evaluate(TIMINGS_JS)
+        timings["origin"] = page.evaluate("performance.timeOrigin")
+        timings["done"] = timings["origin"] + load.elapsed
+        for worker in page.workers:
+            found = worker.evaluate(TIMINGS_JS)
+            timings["files"] += found["files"]
+            timings["marks"] += found["marks"]
     return load, timings
 
 
-def repeat(browser: Browser, url: str, log: list[Served], app: bool) -> Visit:
-    """Visit url twice in a fresh context (the app: once its offline copy is complete)."""
-    context = browser.new_context()
-    first, _ = visit(context, url, log)
-    if app:
-        first.wait_for_function(SNAPSHOT_STORED_JS, timeout=BOOT_MS, polling=100)
-        first.wait_for_timeout(2000)  # a person's next visit comes later than that
-    first.close()
-    page, again = visit(context, url, log)
-    if app and not page.evaluate("navigator.serviceWorker.controller !== null"):
-        sys.exit("the repeat visit was not served by the service worker")
-    context.close()
+def repeat(new_profile: Profiles, url: str, log: list[Served], app: bool) -> Visit:
+    """Visit url twice in a new profile (the app: once its offline copy is complete)."""
+    with new_profile() as context:
+        first, _ = visit(context, url, log)
+        if app:
+            first.wait_for_function(SNAPSHOT_STORED_JS, timeout=BOOT_MS, polling=100)
+        first.wait_for_timeout(3000)  # a person's next visit comes later than that
+        first.close()
+        page, again = visit(context, url, log)
+        if app and not page.evaluate("navigator.serviceWorker.controller !== null"):
+            sys.exit("the repeat visit was not served by the service worker")
     return again
 
 
-def measure(browser: Browser, base: str, cdn: Cdn, rounds: int) -> dict[str, Any]:
+def measure(new_profile: Profiles, base: str, cdn: Cdn, rounds: int) -> dict[str, Any]:
     """Measure cold and repeat visits of both pages over the CDN's link."""
     log = cdn.log if cdn.log is not None else []
     figures: dict[str, Any] = {"cold": {"bare": [], "app": []}, "repeat": {"bare": [], "app": []}}
     cdn.max_age = 600
     for _ in range(rounds):
         for name, path in (("bare", BARE_PATH), ("app", APP_PATH)):
-            load, timings = cold(browser, base + path, log)
+            load, timings = cold(new_profile, base + path, log)
             figures["cold"][name].append(load)
             if name == "app" and "waterfall" not in figures:
                 figures["waterfall"] = timings
     cdn.max_age = None  # the HTTP cache has expired: every response must be revalidated
     for _ in range(rounds):
         for name, path in (("bare", BARE_PATH), ("app", APP_PATH)):
-            figures["repeat"][name].append(repeat(browser, base + path, log, name == "app"))
+            figures["repeat"][name].append(repeat(new_profile, base + path, log, name == "app"))
     return figures
 
 
@@ -296,16 +318,15 @@ def main() -> None:
     load_before = load_average()
     results = {}
     with private_site() as site, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        new_profile = profiles(playwright, executable)
         for profile, rounds in (("fast", args.rounds), ("slow", args.slow_rounds)):
             if rounds < 1:
                 continue
             cdn = Cdn(link=Link(*NETWORKS[profile]), log=[])
             with serve_cdn(site, cdn) as base:
                 started = time.monotonic()
-                results[profile] = (measure(browser, base, cdn, rounds), rounds)
+                results[profile] = (measure(new_profile, base, cdn, rounds), rounds)
                 print(f"{profile}: {time.monotonic() - started:.0f} s", file=sys.stderr)
-        browser.close()
     lines = [
         (
             f"Measured {time.strftime('%Y-%m-%d')}, headless {chromium_version(executable)}, "
