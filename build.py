@@ -48,10 +48,11 @@ COMPILE_STDLIB = WEB / "tools" / "compile_stdlib.mjs"
 SERVICE_WORKER = "sw.js"
 BUILD_LINE = re.compile(r'^const BUILD = "[^"]*";$', re.MULTILINE)
 """The line of sw.js that holds the build's id."""
-# The runtime files the page loads; the package's other files (its source-only standard library,
-# the lock file of its packages, maps, the classic pyodide.js, console pages, type declarations)
-# stay out of the site.
-PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm"]
+# The runtime files the page loads (its WebAssembly, pyodide.asm.wasm, goes into a folder named
+# by its content); the package's other files (its source-only standard library, the lock file
+# of its packages, maps, the classic pyodide.js, console pages, type declarations) stay out.
+PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs"]
+WASM = "pyodide.asm.wasm"
 SOURCES = [ROOT / "pyproject.toml", ROOT / "README.md", *sorted((ROOT / "py").rglob("*.py"))]
 
 
@@ -169,11 +170,13 @@ PRELOADS_PLACEHOLDER = "<!-- build.py: the runtime's preloads -->"
 
 
 def write_preloads(site: Path, urls: list[str]) -> None:
-    """Put the runtime's big downloads into the page as preloads, in place of the placeholder.
+    """Put downloads of the runtime into the page as preloads, in place of the placeholder.
 
     The browser starts them with the page, before any script runs; app/boot.js hands them to
     the Python worker (a worker cannot use the page's preloads itself). The service worker
-    serves the page without them: its copies are at hand.
+    serves the page without them: its copies are at hand. (The WebAssembly is not among them:
+    the worker downloads it itself, so that the browser can keep its compiled code; see
+    worker.js.)
     """
     page = site / "index.html"
     text = page.read_text()
@@ -221,15 +224,20 @@ def build_site() -> None:
     (DIST / "pyodide").mkdir()
     for name in PYODIDE_FILES:
         shutil.copy2(PYODIDE / name, DIST / "pyodide" / name)
-    # The stdlib and our wheel each sit in a folder named by their content, so a new build is
-    # never served from a cache; the stdlib keeps its stock name, python_stdlib.zip.
+    # The WebAssembly, the stdlib and our wheel each sit in a folder named by their content, so
+    # a browser's cache can never hand a page another build's copy; the stdlib keeps its stock
+    # name, python_stdlib.zip.
     placed = {}
-    for key, source in (("stdlib", stdlib), ("dealer", dealer)):
-        folder = DIST / ("stdlib" if key == "stdlib" else "wheels") / digest([source])[:12]
-        folder.mkdir(parents=True)
-        shutil.copy2(source, folder / source.name)
-        placed[key] = (folder / source.name).relative_to(DIST).as_posix()
-    write_preloads(DIST, ["pyodide/pyodide.asm.wasm", placed["stdlib"], placed["dealer"]])
+    for key, source, folder in (
+        ("wasm", PYODIDE / WASM, "pyodide"),
+        ("stdlib", stdlib, "stdlib"),
+        ("dealer", dealer, "wheels"),
+    ):
+        target = DIST / folder / digest([source])[:12] / source.name
+        target.parent.mkdir(parents=True)
+        shutil.copy2(source, target)
+        placed[key] = target.relative_to(DIST).as_posix()
+    write_preloads(DIST, [placed["stdlib"], placed["dealer"]])
     seal(DIST, {**runtime, **placed})
     (DIST / ".nojekyll").write_text("")  # GitHub Pages: serve the files as they are
 

@@ -4,15 +4,19 @@
 // it. Prints one JSON line.
 // Usage: node tests/pyodide_snapshot.mjs DIST_DIR
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const [dist] = process.argv.slice(2);
 const manifest = JSON.parse(readFileSync(join(dist, "manifest.json"), "utf8"));
 const { loadPyodide } = await import(pathToFileURL(join(dist, "pyodide", "pyodide.mjs")).href);
 const snapshots = await import(pathToFileURL(join(dist, "app", "snapshot.js")).href);
+const glue = await import(pathToFileURL(join(dist, "pyodide", "pyodide.asm.mjs")).href);
+// As the page's worker has it: the runtime's JavaScript given, the WebAssembly from its own
+// folder (named by its content), the site's standard library, no lock file.
 const options = {
-  indexURL: join(dist, "pyodide") + "/",
+  indexURL: join(dist, dirname(manifest.wasm)) + "/",
+  createPyodideModule: glue.default,
   stdLibURL: join(dist, manifest.stdlib),
   lockFileContents: { info: manifest.lockfile_info, packages: {} },
 };

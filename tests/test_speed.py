@@ -102,7 +102,7 @@ class TestFirstVisit:
         assert cdn.log is not None
         counts = Counter(s.path.split("?")[0] for s in cdn.log if s.status == 200)
         assert [path for path, count in counts.items() if count > 1] == []
-        for name in ("pyodide/pyodide.asm.wasm", files["stdlib"], files["dealer"]):
+        for name in (files["wasm"], files["stdlib"], files["dealer"]):
             assert counts[f"/{name}"] == 1
         listed = {f"/{name}" for name in files["files"]} | {"/", "/manifest.json", "/sw.js"}
         assert set(counts) <= listed

@@ -15,7 +15,8 @@
 //   every open page reloads (bridge.js): no page ever runs files of two builds.
 // - The first visit's worker copies what it downloads into the build's cache (worker.js), so
 //   installing downloads only the small files again; the first build activates at once.
-// - A request that asks to bypass caches (`cache: "no-store"` or `"reload"`) goes to the network.
+// - A request that asks to bypass caches (`cache: "no-store"` or `"reload"`) goes to the network,
+//   and one that asks only the browser's HTTP cache (`"only-if-cached"`) goes there.
 const BUILD = "BUILD";
 const PREFIX = "freecell-";
 const CACHE = `${PREFIX}${BUILD}`;
@@ -35,7 +36,7 @@ async function integrity(response) {
   return `sha256-${btoa(String.fromCharCode(...hash))}`;
 }
 
-/** Where a copy of url with the wanted hash is: {cache, response} from the site's caches, or null. */
+/** A copy of url with the wanted hash from the site's caches: {name, response}, or null. */
 async function cachedCopy(url, wanted) {
   const names = (await caches.keys()).filter((name) => name.startsWith(PREFIX));
   names.sort((a, b) => (b === CACHE) - (a === CACHE)); // this build's own first
@@ -110,6 +111,8 @@ async function fromCache(request) {
 self.addEventListener("fetch", (event) => {
   const { request } = event;
   if (request.method !== "GET" || !request.url.startsWith(scope.href)) return;
-  if (request.cache === "no-store" || request.cache === "reload") return;
+  // The worker asks the browser's HTTP cache for the WebAssembly first (worker.js), and so do
+  // requests that bypass caches: these go past this worker.
+  if (["no-store", "reload", "only-if-cached"].includes(request.cache)) return;
   event.respondWith(fromCache(request));
 });

@@ -27,16 +27,16 @@
 // Game replies: {ok, error?, code?, params?, notice?, game, steps?, ...}; game is the state
 // after the request (see freecell._web).
 //
-// Boot, as parallel as it can be. The page's preloads start the big downloads with the page
-// (build.py writes them into index.html), and boot.js hands them over. The worker starts the
-// runtime's two modules and the manifest at once. The first boot of a build in a browser:
-// loadPyodide compiles the WebAssembly while it streams and loads the standard library
-// (compiled to bytecode at build time, see build.py), our wheel is unpacked into site-packages,
-// and Python's memory is then saved (snapshot.js). Later boots resume from that snapshot
-// instead: no interpreter start, no install.
+// Boot, as parallel as it can be. The page's preloads start the standard library's and our
+// wheel's downloads with the page (build.py writes them into index.html), and boot.js hands
+// them over. The worker starts the runtime's two modules, the manifest and snapshot.js at once,
+// then the WebAssembly, which it compiles while it streams (see "the runtime's WebAssembly").
+// The first boot of a build in a browser: Python starts with the standard library (compiled to
+// bytecode at build time, see build.py), our wheel is unpacked into site-packages, and Python's
+// memory is then saved (snapshot.js). Later boots resume from that snapshot instead: no
+// interpreter start, no install.
 const here = new URL(".", import.meta.url);
 const root = new URL("../", here);
-const WASM = new URL("pyodide/pyodide.asm.wasm", root).href;
 
 let booted = false; // once Python is ready (or failed), loading stages are no news
 
@@ -78,16 +78,18 @@ function onBootMessage(data) {
       entry.promise.catch(() => {});
       handed.set(url, entry);
     }
+    begin(data);
     hello(data);
   } else if (data.type === "preloaded") {
     const entry = handed.get(data.url);
     if (!entry) return;
-    if (data.status === undefined) handed.delete(data.url); // fetch it here instead
-    entry.resolve(
-      data.status === undefined
-        ? null
-        : new Response(data.body, { status: data.status, statusText: data.statusText, headers: data.headers }),
-    );
+    if (data.status === undefined) {
+      handed.delete(data.url); // fetch it here instead
+      entry.resolve(null);
+      return;
+    }
+    const { status, statusText, headers } = data;
+    entry.resolve(new Response(data.body, { status, statusText, headers }));
   }
 }
 
@@ -95,13 +97,15 @@ function onBootMessage(data) {
 
 const PROGRESS_MS = 200;
 const network = self.fetch.bind(self);
-const watched = new Map(); // url -> {size, loaded}: the runtime files whose bytes are counted
+const watched = new Map(); // url -> {size, loaded, done}: the runtime files counted
 let progressTimer = 0;
 let counting = false; // downloading (no service worker serves the site): count and report
-let fillCache = null; // the build's cache, to copy the downloads into (see fill below)
+let fillCache = null; // the build's cache, to copy the downloads into (see observe)
+let sized = false; // the watched files' sizes are known (from the manifest)
 
 function reportProgress() {
   progressTimer = 0;
+  if (!sized) return;
   let loaded = 0;
   let total = 0;
   for (const file of watched.values()) {
@@ -111,39 +115,40 @@ function reportProgress() {
   if (!booted) postMessage({ type: "progress", loaded, total });
 }
 
-function counted(url, response) {
-  const file = watched.get(url);
-  const counter = new TransformStream({
-    transform(chunk, controller) {
-      file.loaded += chunk.byteLength;
-      progressTimer ||= setTimeout(reportProgress, PROGRESS_MS);
-      controller.enqueue(chunk);
-    },
-    flush() {
-      file.done = true;
-      clearTimeout(progressTimer);
-      reportProgress();
-      if ([...watched.values()].every((each) => each.done)) startingSoon();
-    },
-  });
-  const { status, statusText, headers } = response;
-  return new Response(response.body.pipeThrough(counter), { status, statusText, headers });
+function allIn() {
+  if (sized && [...watched.values()].every((each) => each.done)) startingSoon();
 }
 
-// When no service worker serves the site yet (a first visit), a copy of each runtime file this
-// worker downloads goes into the build's cache, which the service worker then checks and
-// serves: a first visit downloads the runtime once, not twice.
-function fill(url, response) {
-  if (!fillCache || !response.body) return response;
-  const [mine, copy] = response.body.tee();
-  const { status, statusText, headers } = response;
-  const stored = new Response(copy, { status, statusText, headers });
-  fillCache.then((cache) => cache.put(url, stored)).catch(() => {});
-  return new Response(mine, { status, statusText, headers });
+// Counts a download's bytes on a copy of it (the response itself goes on untouched, so that
+// the browser can still cache the WebAssembly's compiled code with it). When no service worker
+// serves the site yet (a first visit), another copy goes into the build's cache, which the
+// service worker then checks and serves: a first visit downloads the runtime once, not twice.
+async function observe(url, response) {
+  const file = watched.get(url);
+  if (fillCache) {
+    const copy = response.clone();
+    fillCache.then((cache) => cache.put(url, copy)).catch(() => {});
+  }
+  try {
+    const reader = response.clone().body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      file.loaded += value.byteLength;
+      progressTimer ||= setTimeout(reportProgress, PROGRESS_MS);
+    }
+  } catch {
+    return; // the download itself fails, and says why
+  }
+  file.done = true;
+  clearTimeout(progressTimer);
+  reportProgress();
+  allIn();
 }
 
 self.fetch = async (input, init) => {
   const url = new URL(input instanceof Request ? input.url : input, self.location.href).href;
+  if (url === PYODIDE_WASM) return compiledEarly;
   const name = url.split("/").pop();
   let response;
   try {
@@ -162,7 +167,8 @@ self.fetch = async (input, init) => {
     fail(error);
     throw error;
   }
-  return counting ? fill(url, counted(url, response)) : response;
+  if (counting) observe(url, response);
+  return response;
 };
 
 function fetchOk(url, what = url.pathname.split("/").pop()) {
@@ -170,6 +176,63 @@ function fetchOk(url, what = url.pathname.split("/").pop()) {
     if (!response.ok) throw new Error(`${what} could not be downloaded (HTTP ${response.status})`);
     return response;
   });
+}
+
+/** Start downloading url now; the boot's own fetch of it (Pyodide's, say) then takes it. */
+function prefetch(url) {
+  if (handed.has(url)) return;
+  const promise = network(url);
+  promise.catch(() => {});
+  handed.set(url, { promise });
+}
+
+// --- the runtime's WebAssembly -----------------------------------------------------------------
+
+// The worker compiles the runtime's WebAssembly itself, from the moment the manifest names it
+// (its folder is named by its content), while it streams: loadPyodide's own download of it
+// (at pyodide/pyodide.asm.wasm, where it never is) is answered with a stand-in, and its
+// instantiation with the module compiled here. On a repeat visit the browser's HTTP cache
+// serves it if it can (cache: "only-if-cached", never the network; the service worker lets
+// those requests through): Chromium keeps the compiled code of a module that came from its
+// HTTP cache, as the first visit's download does, and a later visit then skips compiling the
+// functions the first one ran. A module from the service worker's cache gets no such code, so
+// that copy only stands in when the HTTP cache has none.
+const PYODIDE_WASM = new URL("pyodide/pyodide.asm.wasm", root).href;
+let runtimeModule = null; // Promise of the WebAssembly.Module
+const compiledEarly = new Response(null, { headers: { "content-type": "application/wasm" } });
+const instantiateStreaming = WebAssembly.instantiateStreaming;
+WebAssembly.instantiateStreaming = async (source, imports) => {
+  if ((await source) !== compiledEarly) return instantiateStreaming(source, imports);
+  const module = await runtimeModule;
+  return { module, instance: await WebAssembly.instantiate(module, imports) };
+};
+
+async function downloadRuntime(url) {
+  if (!counting) {
+    try {
+      const cached = await network(url, { cache: "only-if-cached", mode: "same-origin" });
+      if (cached.ok) return cached;
+    } catch {
+      // not in the HTTP cache: the service worker's copy
+    }
+  }
+  return fetch(url);
+}
+
+function compileRuntime(url) {
+  watched.set(url, watched.get(url) ?? { loaded: 0 });
+  runtimeModule = WebAssembly.compileStreaming(downloadRuntime(url));
+  runtimeModule.catch((error) => fail(new Error(`pyodide.asm.wasm: ${error.message}`)));
+}
+
+// What the worker starts once the page has said whether it downloads.
+function begin({ controlled }) {
+  counting = !controlled;
+  if (counting) status("downloading");
+  if (counting && self.caches) {
+    fillCache = manifest.then((files) => caches.open(cacheName(files.build)));
+    fillCache.catch(() => {});
+  }
 }
 
 // --- the boot ----------------------------------------------------------------------------------
@@ -197,20 +260,24 @@ const snapshots = import("./snapshot.js");
 for (const promise of [runtime, glue, manifest, snapshots]) promise.catch(() => {});
 
 async function boot() {
-  const { controlled } = await started;
-  counting = !controlled;
-  if (counting) status("downloading");
+  await started;
   const files = await race(manifest);
-  if (counting && self.caches) fillCache = caches.open(cacheName(files.build));
+  compileRuntime(new URL(files.wasm, root).href);
+  const stdlib = new URL(files.stdlib, root).href;
+  prefetch(stdlib);
   const saved = await snapshots.then(
     ({ findSnapshot }) => findSnapshot(root, cacheName(files.build)),
     () => null,
   );
   const dealer = new URL(files.dealer, root).href;
-  const needed = [WASM, new URL(files.stdlib, root).href, ...(saved ? [] : [dealer])];
-  for (const url of needed) {
-    watched.set(url, { size: files.files[url.slice(root.href.length)]?.size ?? 0, loaded: 0 });
+  for (const url of [stdlib, ...(saved ? [] : [dealer])]) {
+    watched.set(url, watched.get(url) ?? { loaded: 0 });
   }
+  for (const [url, file] of watched) {
+    file.size = files.files[url.slice(root.href.length)]?.size ?? 0;
+  }
+  sized = true;
+  allIn();
   if (saved) {
     // the page's preload of our wheel is not needed: Python resumes with it installed
     handed.get(dealer)?.promise.then((response) => response?.body?.cancel()).catch(() => {});
