@@ -41,7 +41,8 @@ function registerServiceWorker(onUpdate) {
       // The browser checks for a new build on each visit; a page left open checks now and then.
       let checked = Date.now();
       document.addEventListener("visibilitychange", () => {
-        if (document.visibilityState !== "visible" || Date.now() - checked < UPDATE_CHECK_MS) return;
+        const due = Date.now() - checked >= UPDATE_CHECK_MS;
+        if (document.visibilityState !== "visible" || !due) return;
         checked = Date.now();
         registration.update().catch(() => {});
       });

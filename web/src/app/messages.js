@@ -75,5 +75,6 @@ export function createMessages(messageLine, statusLine, updateNotice) {
     if (stage !== null) status(stage);
   }
 
-  return { say, note, status, progress, offerUpdate, refresh, saying: () => messageLine.textContent };
+  const shown = () => messageLine.textContent;
+  return { say, note, status, progress, offerUpdate, refresh, saying: shown };
 }

@@ -6,8 +6,8 @@
 // memory. It goes into the build's cache (the service worker's, see ../sw.js), so it lives and
 // dies with the build. Later visits give it to loadPyodide({_loadSnapshot}) and write the files
 // back before Python resumes: Python is then where the first visit left it, the dealer
-// imported, without starting the interpreter or installing anything. Memory snapshots are an experimental Pyodide
-// feature; the worker boots without one whenever restoring fails.
+// imported, without starting the interpreter or installing anything. Memory snapshots are an
+// experimental Pyodide feature; the worker boots without one whenever restoring fails.
 //
 // A cache entry: the body is the memory snapshot followed by the files' bytes; its header
 // x-snapshot-layout says how to cut it: {memory: size, files: [[path, size], ...]}.
