@@ -7,20 +7,22 @@ const UPDATE_CHECK_MS = 60 * 60 * 1000; // a page left open asks for a new build
 
 let registered = false;
 
+// A page that a service worker serves reloads whenever another build takes over (the visitor
+// took it here or in another tab, see registerServiceWorker), from the page's start on: one
+// page never mixes two builds' files. Its address keeps the game.
+const served = Boolean(serviceWorkers?.controller);
+serviceWorkers?.addEventListener("controllerchange", () => {
+  if (served) window.location.reload();
+});
+
 /**
  * Register the service worker, once Python is ready (so a first visit's downloads have the
  * network to themselves), and call `onUpdate(apply)` when a new build of the site is ready:
- * `apply()` switches to it, and every open page of the site then reloads (its address keeps
- * the game). A page that a service worker already served reloads whenever another build takes
- * over (the visitor took it in another tab): one page never mixes two builds' files.
+ * `apply()` switches to it, and every open page of the site then reloads.
  */
 function registerServiceWorker(onUpdate) {
   if (!serviceWorkers || registered) return;
   registered = true;
-  const served = Boolean(serviceWorkers.controller);
-  serviceWorkers.addEventListener("controllerchange", () => {
-    if (served) window.location.reload();
-  });
   const offer = (registration) => {
     const waiting = registration.waiting;
     if (waiting && served) onUpdate(() => waiting.postMessage({ type: "activate" }));
