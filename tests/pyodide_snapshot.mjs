@@ -34,8 +34,11 @@ first.unpackArchive(wheel, "wheel", { extractDir: sitePackages });
 first.pyimport("freecell._web");
 const taken = snapshots.takeSnapshot(first);
 const response = snapshots.snapshotResponse(first, taken);
+const stored = (await response.clone().arrayBuffer()).byteLength;
 
 const restored = snapshots.readSnapshot(response);
+await restored.filled;
+const sameMemory = Buffer.compare(Buffer.from(restored.memory), Buffer.from(taken.memory)) === 0;
 const second = await loadPyodide({
   ...options,
   _loadSnapshot: restored.memory,
@@ -53,6 +56,9 @@ console.log(
   JSON.stringify({
     ...JSON.parse(python),
     taken: taken !== null,
+    memory: taken.memory.length,
+    stored,
+    same_memory: sameMemory,
     files: restored.files.map(([path]) => path),
     first_cascade: reply.game.cascades?.[0] ?? null,
     moves: after.game.moves,

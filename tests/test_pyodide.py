@@ -113,6 +113,11 @@ class TestSnapshot:
         assert snapshot_result["first_cascade"] == ["7D", "TD", "TH", "KD", "4C", "4S", "JD"]
         assert snapshot_result["moves"] == ["5a"]  # warm_up left the session's game alone
 
+    def test_only_pages_with_data_are_stored(self, snapshot_result: dict[str, Any]) -> None:
+        """The stored snapshot leaves out the memory's pages of zeros, and reads back whole."""
+        assert snapshot_result["same_memory"] is True
+        assert snapshot_result["stored"] < snapshot_result["memory"] * 0.7
+
     def test_site_packages_come_back(self, snapshot_result: dict[str, Any]) -> None:
         """The installed wheel's files are restored with the memory, metadata included."""
         assert snapshot_result["dealer_version"] == freecell.__version__

@@ -311,7 +311,7 @@ SNAPSHOT_SIZE_JS = """async () => {
     if (!saved) return null;
     const layout = JSON.parse(saved.headers.get("x-snapshot-layout"));
     const bytes = new Uint8Array(await saved.arrayBuffer());
-    const expected = layout.files.reduce((sum, [, size]) => sum + size, layout.memory);
+    const expected = [...layout.pages, ...layout.files].reduce((sum, [, size]) => sum + size, 0);
     return { complete: bytes.length === expected, nonzero: bytes.subarray(0, 64).some(Boolean) };
 }"""
 
