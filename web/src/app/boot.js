@@ -3,10 +3,11 @@
 // page's other modules are still downloading. bridge.js then adopts this first worker, with the
 // messages it sent before being adopted.
 //
-// The runtime's big downloads start even earlier, with the page itself: build.py writes them
-// into index.html as preloads. A worker cannot use the page's preloads, so this module takes
-// each one (fetching a preloaded URL takes its response) and hands its body over to the worker
-// as a stream, as it arrives (worker.js: "start", then one "preloaded" message a file).
+// Downloads of the runtime start even earlier, with the page itself: build.py writes them into
+// index.html as preloads. A worker cannot use the page's preloads, so this module takes each
+// one (fetching a preloaded URL takes its response) and hands its body over to the worker as a
+// stream, as it arrives. It also fetches the site's manifest for the worker, which would ask
+// for it only once it has started (worker.js: "start", "manifest", one "preloaded" a file).
 
 // The service worker (../sw.js) serves repeat visits from its cache and makes the site work
 // offline. A worker started while no service worker serves the page downloads the runtime,
@@ -55,6 +56,17 @@ function startWorker(preloads) {
     : [];
   const controlled = Boolean(serviceWorkers?.controller);
   worker.postMessage({ type: "start", controlled, preloaded });
+  fetch(new URL("../manifest.json", import.meta.url))
+    .then((response) => {
+      if (!response.ok) {
+        throw new Error(`manifest.json could not be downloaded (HTTP ${response.status})`);
+      }
+      return response.json();
+    })
+    .then(
+      (files) => worker.postMessage({ type: "manifest", files }),
+      (error) => worker.postMessage({ type: "manifest", error: String(error?.message ?? error) }),
+    );
   for (const url of preloaded) handOver(worker, url);
   return { worker, early };
 }

@@ -5,6 +5,9 @@
 //   {type: "start", controlled, preloaded}  first, from boot.js: whether a service worker serves
 //                                        the site, and the URLs of the downloads the page
 //                                        started (its preloads) and hands over
+//   {type: "manifest", files} | {type: "manifest", error}
+//                                        the site's manifest.json, which boot.js fetches as it
+//                                        starts the worker (the worker would ask later)
 //   {type: "preloaded", url, status, statusText, headers, body}
 //                                        one of them: the response, its body a transferred
 //                                        ReadableStream; without `status`, the worker fetches
@@ -68,6 +71,11 @@ let hello;
 const started = new Promise((resolve) => {
   hello = resolve;
 });
+let named;
+const manifest = new Promise((resolve, reject) => {
+  named = { resolve, reject };
+});
+manifest.catch(() => {});
 const handed = new Map(); // url -> {promise, resolve, reject}: a handed-over Response
 
 function onBootMessage(data) {
@@ -80,6 +88,9 @@ function onBootMessage(data) {
     }
     begin(data);
     hello(data);
+  } else if (data.type === "manifest") {
+    if (data.files) named.resolve(data.files);
+    else named.reject(new Error(data.error));
   } else if (data.type === "preloaded") {
     const entry = handed.get(data.url);
     if (!entry) return;
@@ -252,12 +263,11 @@ function startingSoon() {
 }
 
 // Started at once: the runtime's two modules (the second is the bulk of its JavaScript, which
-// loadPyodide would only ask for after the first), the manifest and snapshot.js.
+// loadPyodide would only ask for after the first) and snapshot.js.
 const runtime = import("../pyodide/pyodide.mjs");
 const glue = import("../pyodide/pyodide.asm.mjs");
-const manifest = fetchOk(new URL("manifest.json", root)).then((response) => response.json());
 const snapshots = import("./snapshot.js");
-for (const promise of [runtime, glue, manifest, snapshots]) promise.catch(() => {});
+for (const promise of [runtime, glue, snapshots]) promise.catch(() => {});
 
 async function boot() {
   await started;
@@ -265,12 +275,18 @@ async function boot() {
   compileRuntime(new URL(files.wasm, root).href);
   const stdlib = new URL(files.stdlib, root).href;
   prefetch(stdlib);
-  const saved = await snapshots.then(
-    ({ findSnapshot }) => findSnapshot(root, cacheName(files.build)),
-    () => null,
-  );
+  const tools = await snapshots.catch(() => null);
+  const saved = await tools?.findSnapshot(root, cacheName(files.build));
+  // The snapshot's bytes are read from now on, while the runtime loads and compiles.
+  let restored = null;
+  try {
+    restored = saved ? tools.readSnapshot(saved) : null;
+    restored?.filled.catch(() => {});
+  } catch {
+    await tools.forgetSnapshot(root, cacheName(files.build)); // its layout cannot be read
+  }
   const dealer = new URL(files.dealer, root).href;
-  for (const url of [stdlib, ...(saved ? [] : [dealer])]) {
+  for (const url of [stdlib, ...(restored ? [] : [dealer])]) {
     watched.set(url, watched.get(url) ?? { loaded: 0 });
   }
   for (const [url, file] of watched) {
@@ -278,14 +294,15 @@ async function boot() {
   }
   sized = true;
   allIn();
-  if (saved) {
+  if (restored) {
     // the page's preload of our wheel is not needed: Python resumes with it installed
     handed.get(dealer)?.promise.then((response) => response?.body?.cancel()).catch(() => {});
     handed.delete(dealer);
   }
   // Our wheel downloads alongside the runtime's files.
-  const wheel = saved ? null : fetchOk(new URL(dealer)).then((response) => response.arrayBuffer());
-  wheel?.catch(() => {});
+  const wheel = () => fetchOk(new URL(dealer)).then((response) => response.arrayBuffer());
+  const firstWheel = restored ? null : wheel();
+  firstWheel?.catch(() => {});
   const [{ loadPyodide }, { default: createPyodideModule }] = await race(
     Promise.all([runtime, glue]),
   );
@@ -293,39 +310,35 @@ async function boot() {
   if (!counting) startingSoon(); // the files are at hand
   const options = {
     indexURL: new URL("pyodide/", root).href,
-    stdLibURL: new URL(files.stdlib, root).href,
+    stdLibURL: stdlib,
     createPyodideModule,
     // The page loads no Pyodide package: an empty lock file (with the runtime's info, which
     // loadPyodide checks) instead of downloading pyodide-lock.json.
     lockFileContents: { info: files.lockfile_info, packages: {} },
   };
-  if (saved) {
-    const { forgetSnapshot, readSnapshot, restoreFiles } = await snapshots;
-    let restored = null;
-    try {
-      // The snapshot's bytes are read while the WebAssembly compiles.
-      restored = readSnapshot(saved);
-      restored.filled.catch(() => {});
-      const pyodide = await race(
-        loadPyodide({ ...options, _loadSnapshot: restored.memory, fsInit: restoreFiles(restored) }),
-      );
-      performance.mark("python-started");
-      const web = pyodide.pyimport("freecell._web");
-      performance.mark("dealer-imported");
-      warmUp(web);
-      return web;
-    } catch (error) {
-      // A snapshot that cannot be restored is forgotten, and Python boots as on a first
-      // visit. A failed download fails the boot.
-      if (failed) throw error;
-      await forgetSnapshot(root, cacheName(files.build));
-    } finally {
-      restored?.release();
-    }
-    const again = fetchOk(new URL(dealer)).then((response) => response.arrayBuffer());
-    return bootAndSave(loadPyodide, options, files, again);
+  if (!restored) return bootAndSave(loadPyodide, options, files, firstWheel);
+  try {
+    const pyodide = await race(
+      loadPyodide({
+        ...options,
+        _loadSnapshot: restored.memory,
+        fsInit: tools.restoreFiles(restored),
+      }),
+    );
+    performance.mark("python-started");
+    const web = pyodide.pyimport("freecell._web");
+    performance.mark("dealer-imported");
+    warmUp(web);
+    return web;
+  } catch (error) {
+    // A snapshot that cannot be restored is forgotten, and Python boots as on a first visit.
+    // A failed download fails the boot.
+    if (failed) throw error;
+    await tools.forgetSnapshot(root, cacheName(files.build));
+  } finally {
+    restored.release();
   }
-  return bootAndSave(loadPyodide, options, files, wheel);
+  return bootAndSave(loadPyodide, options, files, wheel());
 }
 
 // After a snapshot, the WebAssembly engine runs Python's interpreter on unoptimised code until
@@ -410,7 +423,7 @@ const session = api.then((web) => web.Session());
 session.catch(() => {}); // a failed boot is reported above
 
 self.onmessage = async ({ data }) => {
-  if (data?.type === "start" || data?.type === "preloaded") {
+  if (["start", "manifest", "preloaded"].includes(data?.type)) {
     onBootMessage(data);
     return;
   }
