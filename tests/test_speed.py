@@ -29,6 +29,7 @@ from helpers import (
     Gate,
     boot,
     columns_of,
+    engine_after,
     manifest,
     shown_columns,
 )
@@ -42,10 +43,13 @@ ACTIVE_JS = """async () => {
 }"""
 
 
-def assert_board(page: Page, number: int) -> None:
-    """Assert the board shows exactly the dealer's deal `number`."""
+def assert_board(page: Page, number: int, moves: list[str] | None = None) -> None:
+    """Assert the board shows exactly the engine's deal `number` (after `moves`, if given)."""
     page.wait_for_selector(f"#board[data-deal='{number}']", timeout=BOOT_MS)
-    assert shown_columns(page) == columns_of(number)
+    if moves is None:
+        assert shown_columns(page) == columns_of(number)
+    else:
+        assert shown_columns(page) == engine_after(number, moves)["cascades"]
 
 
 def offline_copy_ready(page: Page) -> None:
@@ -70,6 +74,15 @@ new MutationObserver(() => {
   const text = line?.textContent;
   if (text !== undefined && text !== window.__statuses.at(-1)) window.__statuses.push(text);
 }).observe(document, { childList: true, subtree: true, characterData: true });
+"""
+BOARD_AND_READY_SCRIPT = """
+new MutationObserver(() => {
+  const shown = document.getElementById("board")?.dataset.deal !== undefined;
+  if (window.__board === undefined && shown) window.__board = performance.now();
+  if (window.__ready === undefined && document.documentElement.dataset.state === "ready") {
+    window.__ready = performance.now();
+  }
+}).observe(document, { childList: true, subtree: true, attributes: true });
 """
 PROGRESS = re.compile(r"^Downloading Python… (\d+)% \(([\d.]+) of ([\d.]+) MB\)$")
 
@@ -151,6 +164,47 @@ class TestAppShell:
             requests = answered(cdn, started, now_ms(again))
         assert set(requests) <= {"/sw.js"}, requests
 
+    def test_a_repeat_visit_shows_the_remembered_board_first(
+        self, make_context: ContextFactory, site_url: str
+    ) -> None:
+        """The same address again: its board is out before Python is, and is Python's board."""
+        with make_context() as context:
+            page = context.new_page()
+            visit_with_snapshot(page, f"{site_url}?deal=617&moves=5a")
+            page.close()
+            again = context.new_page()
+            again.add_init_script(BOARD_AND_READY_SCRIPT)
+            boot(again, f"{site_url}?deal=617&moves=5a")
+            board, ready = again.evaluate("[window.__board, window.__ready]")
+            assert board < ready
+            assert_board(again, 617, ["5a"])
+            again.locator("[data-action=undo]").click()
+            expect(again.locator("#board")).to_have_attribute("data-moves", "")
+
+    @pytest.mark.parametrize(
+        "stored",
+        [
+            "{",
+            '"text"',
+            '[{"build": "BUILD", "key": "KEY", "reply": {"ok": true, "game": {"cascades": 5}}}]',
+            '[{"build": "BUILD", "key": "KEY", "reply": {"ok": true, "game": {"cascades": [[]]}}}]',
+            "[null, 1]",
+        ],
+    )
+    def test_a_bad_remembered_board_is_ignored(
+        self, make_context: ContextFactory, site_url: str, stored: str
+    ) -> None:
+        """Whatever the storage holds, the page shows Python's board."""
+        key = json.dumps({"op": "new_game", "args": {"text": "617", "moves": "", "faces": True}})
+        value = stored.replace("BUILD", manifest()["build"]).replace('"KEY"', json.dumps(key))
+        with make_context() as context:
+            page = context.new_page()
+            visit_with_snapshot(page, f"{site_url}?deal=617")
+            page.evaluate("(value) => localStorage.setItem('freecell.openings', value)", value)
+            page.reload()
+            expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+            assert_board(page, 617)
+
     def test_a_new_build_is_offered_then_taken_by_every_tab(
         self, make_context: ContextFactory, cdn_site: tuple[str, Path, Cdn]
     ) -> None:
@@ -205,6 +259,10 @@ class TestAppShell:
                 assert tab.evaluate("() => fetch('app/view.js').then((r) => r.text())").endswith(
                     "// build two\n"
                 )
+            builds = first.evaluate(
+                "() => JSON.parse(localStorage.getItem('freecell.openings')).map((o) => o.build)"
+            )
+            assert set(builds) == {build}
 
 
 class TestCompiledStdlib:

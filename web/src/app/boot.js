@@ -56,22 +56,31 @@ function startWorker(preloads) {
     : [];
   const controlled = Boolean(serviceWorkers?.controller);
   worker.postMessage({ type: "start", controlled, preloaded });
-  fetch(new URL("../manifest.json", import.meta.url))
-    .then((response) => {
-      if (!response.ok) {
-        throw new Error(`manifest.json could not be downloaded (HTTP ${response.status})`);
-      }
-      return response.json();
-    })
-    .then(
-      (files) => worker.postMessage({ type: "manifest", files }),
-      (error) => worker.postMessage({ type: "manifest", error: String(error?.message ?? error) }),
-    );
+  latest = fetchManifest();
+  latest.then(
+    (files) => worker.postMessage({ type: "manifest", files }),
+    (error) => worker.postMessage({ type: "manifest", error: String(error?.message ?? error) }),
+  );
   for (const url of preloaded) handOver(worker, url);
   return { worker, early };
 }
 
+function fetchManifest() {
+  return fetch(new URL("../manifest.json", import.meta.url)).then((response) => {
+    if (!response.ok) {
+      throw new Error(`manifest.json could not be downloaded (HTTP ${response.status})`);
+    }
+    return response.json();
+  });
+}
+
+let latest = null;
 let first = startWorker(true);
+
+/** The site's manifest, as the latest worker got it (a promise). */
+export function manifest() {
+  return latest;
+}
 
 /** The worker started with the page, the first time; a new one after that (a retry). */
 export function takeWorker() {

@@ -35,15 +35,18 @@ export function createPlay({ state, bridge, view, messages }) {
     return queue;
   }
 
-  const call = (op, args = {}) => bridge.request({ op, args });
+  const call = (op, args = {}, options = {}) => bridge.request({ op, args }, options);
   const pythonError = (reply) => () => fromPython(reply.error, reply, state.faces);
   const render = (steps) => view.render(state, steps);
 
   // --- deals -------------------------------------------------------------------------------
 
-  /** Open a game (freecell._web.Session.new_game's arguments) and record it in the history. */
-  async function openGame(args, historyMode) {
-    const reply = await call("new_game", { ...args, faces: !state.faces });
+  /**
+   * Open a game (freecell._web.Session.new_game's arguments) and record it in the history.
+   * `opening`: the game the page's address names (see bridge.js).
+   */
+  async function openGame(args, historyMode, opening = false) {
+    const reply = await call("new_game", { ...args, faces: !state.faces }, { opening });
     if (reply.faces) state.faces = reply.faces;
     if (!reply.ok) {
       messages.say(pythonError(reply));
@@ -93,6 +96,7 @@ export function createPlay({ state, bridge, view, messages }) {
       const opened = await openGame(
         { text, moves: deal.kind === "one" ? moves : "" },
         deal.kind === "one" ? historyMode : "replace",
+        true,
       );
       // A language chosen earlier stays in the URL of the entry gone back to.
       if (opened && state.languageChosen && !readUrl().language) writeUrl(state);
