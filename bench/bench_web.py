@@ -283,7 +283,7 @@ def report(
         ),
         f"| bytes, bare cold | {figures['bare_bytes'] / 1e6:.2f} MB | | |",
         (
-            f"| bytes, app cold | {figures['app_bytes'] / 1e6:.2f} MB | +{extra:.2f} MB "
+            f"| bytes, app cold | {figures['app_bytes'] / 1e6:.2f} MB | {extra:+.2f} MB "
             f"| ≤ +{TARGETS['extra_mb']:.0f} MB: {verdict(extra <= TARGETS['extra_mb'])} |"
         ),
         f"| bytes, app repeat visit | {figures['repeat_bytes'] / 1e6:.2f} MB | | |",
