@@ -400,11 +400,15 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         wire = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
         if not head:
             wire += body
-        if cdn.link is None:
-            self.wfile.write(wire)
-        else:
-            cdn.link.send(self.wfile.write, wire)
-        self.wfile.flush()
+        try:
+            if cdn.link is None:
+                self.wfile.write(wire)
+            else:
+                cdn.link.send(self.wfile.write, wire)
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True  # the browser went away (a page closed mid-download)
+            return
         if cdn.log is not None:
             cdn.log.append(Served(self.path, status.value, len(wire), start, time.time()))
         self.log_request(status.value, len(wire))

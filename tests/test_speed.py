@@ -84,7 +84,7 @@ new MutationObserver(() => {
   }
 }).observe(document, { childList: true, subtree: true, attributes: true });
 """
-PROGRESS = re.compile(r"^Downloading Python… (\d+)% \(([\d.]+) of ([\d.]+) MB\)$")
+PROGRESS = re.compile(r"^Downloading Python… (\d+)% \((\d+\.\d) of (\d+\.\d) MB\)$")
 
 
 def now_ms(page: Page) -> float:

@@ -110,9 +110,13 @@ export function fill(element, key, nodes) {
   );
 }
 
-/** Format a number for the language: 1234567 is "1,234,567" in English. */
-export function formatNumber(value) {
-  return numbers.format(value);
+/**
+ * Format a number for the language: 1234567 is "1,234,567" in English. `options` are
+ * Intl.NumberFormat's (such as a number of decimals).
+ */
+export function formatNumber(value, options) {
+  if (!options) return numbers.format(value);
+  return new Intl.NumberFormat(LANGUAGES[code].tag, options).format(value);
 }
 
 /** A card's full name in the language, from its face (freecell._web): "Jack of Diamonds". */

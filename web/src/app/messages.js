@@ -1,7 +1,7 @@
 // The message line (#message, an alert), the status line (#status) and the new-version notice
 // (#update): what the page says. Each text is kept as a function that says it in the page's
 // language, so that switching language says it again.
-import { t } from "./i18n.js";
+import { formatNumber, t } from "./i18n.js";
 
 const NOTE_MS = 6000; // how long a note, such as why a move was refused, stays up
 
@@ -12,12 +12,13 @@ const STAGES = {
 };
 
 const MB = 1e6;
+const TENTHS = { minimumFractionDigits: 1, maximumFractionDigits: 1 };
 
 /** "Downloading Python… 42% (2.9 of 6.1 MB)": the worker's progress ({loaded, total} bytes). */
 function downloaded({ loaded, total }) {
-  const tenths = (bytes) => Math.round((bytes / MB) * 10) / 10;
+  const megabytes = (bytes) => formatNumber(bytes / MB, TENTHS);
   const percent = total > 0 ? Math.floor((100 * loaded) / total) : 0;
-  return t("status.progress", { percent, loaded: tenths(loaded), total: tenths(total) });
+  return t("status.progress", { percent, loaded: megabytes(loaded), total: megabytes(total) });
 }
 
 /**
