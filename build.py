@@ -367,6 +367,13 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             self.protocol_version = "HTTP/1.1"  # keep-alive, as browsers and CDNs talk
         super().__init__(*args, directory=directory)
 
+    def handle_one_request(self) -> None:
+        """Answer one request; a browser that goes away meanwhile (a page closed) ends it."""
+        try:
+            super().handle_one_request()
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
     def _strip_prefix(self) -> bool:
         """Map the request path into the site; answer 404 and return False if it is outside."""
         if not self.path.startswith(self.prefix):
@@ -400,15 +407,11 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         wire = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
         if not head:
             wire += body
-        try:
-            if cdn.link is None:
-                self.wfile.write(wire)
-            else:
-                cdn.link.send(self.wfile.write, wire)
-            self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError):
-            self.close_connection = True  # the browser went away (a page closed mid-download)
-            return
+        if cdn.link is None:
+            self.wfile.write(wire)
+        else:
+            cdn.link.send(self.wfile.write, wire)
+        self.wfile.flush()
         if cdn.log is not None:
             cdn.log.append(Served(self.path, status.value, len(wire), start, time.time()))
         self.log_request(status.value, len(wire))
