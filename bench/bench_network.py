@@ -47,6 +47,7 @@ from bench_web import (  # noqa: E402 - bench_web.py lives beside this file
     FIRST_BOARD_SCRIPT,
     chromium_executable,
     chromium_version,
+    load_average,
     private_site,
     verdict,
 )
@@ -324,14 +325,6 @@ def write_doc(text: str) -> None:
     else:
         doc = doc.rstrip("\n") + f"\n\n### Over a network\n\n{block}\n"
     DOC.write_text(doc)
-
-
-def load_average() -> str:
-    """Return the machine's load averages (1, 5, 15 minutes), or '?' where there are none."""
-    try:
-        return ", ".join(Path("/proc/loadavg").read_text().split()[:3])
-    except OSError:
-        return "?"
 
 
 def main() -> None:

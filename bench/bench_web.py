@@ -116,6 +116,14 @@ def private_site() -> Iterator[Path]:
         yield site
 
 
+def load_average() -> str:
+    """Return the machine's load averages (1, 5, 15 minutes), or '?' where there are none."""
+    try:
+        return ", ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "?"
+
+
 def chromium_executable() -> str | None:
     """Return the Chromium the bench drives: $FREECELL_CHROMIUM, else `chromium` on PATH."""
     return os.environ.get("FREECELL_CHROMIUM") or shutil.which("chromium")
@@ -262,8 +270,8 @@ def report(
         (
             f"Measured {time.strftime('%Y-%m-%d')} on {platform.node() or 'this machine'} "
             f"({os.cpu_count()} cores, {platform.system()} {platform.machine()}, CPython "
-            f"{platform.python_version()}), headless {browser}, {rounds} rounds; "
-            "median (min-max)."
+            f"{platform.python_version()}), headless {browser}, {rounds} rounds, load average "
+            f"{figures['load']} before; median (min-max)."
         ),
         "",
         "| measure | value | ratio | target |",
@@ -314,10 +322,12 @@ def main() -> None:
     parser.add_argument("--no-doc", action="store_true", help="print only; leave the docs alone")
     args = parser.parse_args()
     executable = chromium_executable()
+    load = load_average()
     with private_site() as site, sync_playwright() as playwright, serve(site) as base:
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         figures = measure(browser, base, args.rounds)
         browser.close()
+    figures["load"] = load
     dealer = measure_dealer(args.rounds)
     table = report(figures, dealer, args.rounds, chromium_version(executable))
     print(table)
