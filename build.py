@@ -3,29 +3,35 @@
 
     python3 build.py                         build the static site into dist/
     python3 build.py serve [--port 8000]     build, then serve dist/ on http://127.0.0.1:8000/
+        [--network fast|slow]                as a CDN over a shaped link (10 or 1.6 Mbit/s)
     python3 build.py test [PYTEST ARGS...]   build, lint, type-check and run every test
-    python3 build.py bench                   measure the dealer, the page and the solver
-                                             (docs/performance.md)
+    python3 build.py bench                   measure the dealer, the page (on loopback and over
+                                             shaped networks) and the solver (docs/performance.md)
     python3 build.py wheel                   build the wheel into build/wheel/
 
 Every command first creates or updates the virtual environment `.venv` with the dependency
 groups of pyproject.toml; it reinstalls only when pyproject.toml changed. The web runtime comes
-from the npm package `pyodide`, pinned in web/package.json and web/package-lock.json; micropip
-comes from PyPI, at the version the runtime's pyodide-lock.json names.
+from the npm package `pyodide`, pinned in web/package.json and web/package-lock.json.
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import functools
+import gzip
 import hashlib
 import http.server
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
+import threading
+import time
 import venv
+from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
@@ -37,22 +43,16 @@ WHEEL_DIR = ROOT / "build" / "wheel"
 WEB = ROOT / "web"
 DIST = ROOT / "dist"
 PYODIDE = WEB / "node_modules" / "pyodide"
-MICROPIP_DIR = ROOT / "build" / "micropip"
 STDLIB_DIR = ROOT / "build" / "stdlib"
 COMPILE_STDLIB = WEB / "tools" / "compile_stdlib.mjs"
-# Left out of the page's standard library (unless its boot imports them): developer tools that
-# a page never runs. Everything else stays importable.
-STDLIB_EXCLUDED = ["__phello__/", "_pyrepl/", "doctest.py", "pdb.py", "pydoc.py", "unittest/"]
 SERVICE_WORKER = "sw.js"
-# The runtime files the page loads; the package's other files (maps, the classic pyodide.js,
-# console pages, type declarations) stay out of the site.
-PYODIDE_FILES = [
-    "pyodide.mjs",
-    "pyodide.asm.mjs",
-    "pyodide.asm.wasm",
-    "python_stdlib.zip",
-    "pyodide-lock.json",
-]
+BUILD_LINE = re.compile(r'^const BUILD = "[^"]*";$', re.MULTILINE)
+"""The line of sw.js that holds the build's id."""
+# The runtime files the page loads (its WebAssembly, pyodide.asm.wasm, goes into a folder named
+# by its content); the package's other files (its source-only standard library, the lock file
+# of its packages, maps, the classic pyodide.js, console pages, type declarations) stay out.
+PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs"]
+WASM = "pyodide.asm.wasm"
 SOURCES = [ROOT / "pyproject.toml", ROOT / "README.md", *sorted((ROOT / "py").rglob("*.py"))]
 
 
@@ -118,8 +118,12 @@ def install_wheel(wheel: Path) -> None:
     run(VENV_PYTHON, "-m", "pip", "install", "--quiet", "--no-deps", "--force-reinstall", wheel)
 
 
-def install_runtime() -> dict[str, str]:
-    """Install the pinned Pyodide runtime with `npm ci`; return its version and micropip's file."""
+def install_runtime() -> dict[str, Any]:
+    """Install the pinned Pyodide runtime with `npm ci`; return its version and its lock's info.
+
+    The page loads no Pyodide package, so instead of the lock file (pyodide-lock.json, 120 KB)
+    the worker gives loadPyodide an empty one with the same `info` (which it checks).
+    """
     lock = WEB / "package-lock.json"
     stamp = WEB / "node_modules" / ".installed"
     if not (stamp.exists() and stamp.read_text() == digest([lock])):
@@ -130,34 +134,21 @@ def install_runtime() -> dict[str, str]:
         run("npm", "ci", "--prefix", WEB, "--no-audit", "--no-fund", "--loglevel=error")
         stamp.write_text(digest([lock]))
     runtime = json.loads((PYODIDE / "package.json").read_text())
-    micropip = json.loads((PYODIDE / "pyodide-lock.json").read_text())["packages"]["micropip"]
-    return {"pyodide": runtime["version"], "micropip": micropip["file_name"]}
+    lock = json.loads((PYODIDE / "pyodide-lock.json").read_text())
+    return {"pyodide": runtime["version"], "lockfile_info": lock["info"]}
 
 
-def download_micropip(file_name: str) -> Path:
-    """Download the micropip wheel the runtime's lockfile names, from PyPI (once)."""
-    wheel = MICROPIP_DIR / file_name
-    if not wheel.exists():
-        version = file_name.split("-")[1]
-        log(f"downloading micropip {version} from PyPI")
-        run(
-            VENV_PYTHON, "-m", "pip", "download", "--quiet", "--no-deps",
-            "--only-binary=:all:", "--python-version", "3.14", "--dest", MICROPIP_DIR,
-            f"micropip=={version}",
-        )  # fmt: skip
-    return wheel
-
-
-def compile_stdlib(runtime: dict[str, str], micropip: Path, dealer: Path) -> Path:
+def compile_stdlib(runtime: dict[str, Any], dealer: Path) -> Path:
     """Return the page's standard library, compiled to bytecode by the runtime itself (cached).
 
     web/tools/compile_stdlib.mjs boots the runtime under Node.js, runs the page's boot and
-    every request of its API, and compile_stdlib.py compiles what they imported; build/stdlib/
-    keeps one result per runtime version and inputs.
+    every request of its API, compile_stdlib.py compiles what they imported and nothing else,
+    and the result must boot the page in a fresh runtime; build/stdlib/ keeps one result per
+    runtime version and inputs.
     """
-    h = hashlib.sha256(f"{runtime['pyodide']}\0{STDLIB_EXCLUDED}".encode())
+    h = hashlib.sha256(runtime["pyodide"].encode())
     compiler = COMPILE_STDLIB.with_suffix(".py")
-    for path in (COMPILE_STDLIB, compiler, PYODIDE / "python_stdlib.zip", micropip, dealer):
+    for path in (COMPILE_STDLIB, compiler, PYODIDE / "python_stdlib.zip", dealer):
         h.update(path.read_bytes())
     folder = STDLIB_DIR / f"{runtime['pyodide']}-{h.hexdigest()[:16]}"
     result = folder / "python_stdlib.zip"
@@ -170,63 +161,176 @@ def compile_stdlib(runtime: dict[str, str], micropip: Path, dealer: Path) -> Pat
     shutil.rmtree(STDLIB_DIR, ignore_errors=True)
     folder.mkdir(parents=True)
     partial = folder / "python_stdlib.zip.partial"
-    run("node", COMPILE_STDLIB, PYODIDE, micropip, dealer, partial, *STDLIB_EXCLUDED)
+    run("node", COMPILE_STDLIB, PYODIDE, dealer, partial)
     partial.rename(result)
     return result
 
 
-def write_service_worker(build: str) -> None:
-    """Give dist/sw.js the build's id and the site's files, so a new build replaces its cache."""
-    skipped = {SERVICE_WORKER, "pyodide/python_stdlib.zip"}  # the page loads stdlib/'s
-    files = sorted(
-        name
-        for path in DIST.rglob("*")
-        if path.is_file()
-        and not path.name.startswith(".")
-        and (name := path.relative_to(DIST).as_posix()) not in skipped
-    )
-    sw = DIST / SERVICE_WORKER
-    text = sw.read_text()
-    for placeholder, value in (('"BUILD"', build), ("[/* FILES */]", files)):
-        if placeholder not in text:
-            sys.exit(f"build.py: {placeholder} is missing from web/src/{SERVICE_WORKER}")
-        text = text.replace(placeholder, json.dumps(value), 1)
+PRELOADS_PLACEHOLDER = "<!-- build.py: the runtime's preloads -->"
+
+
+def write_preloads(site: Path, urls: list[str]) -> None:
+    """Put downloads of the runtime into the page as preloads, in place of the placeholder.
+
+    The browser starts them with the page, before any script runs; app/boot.js hands them to
+    the Python worker (a worker cannot use the page's preloads itself). The service worker
+    serves the page without them: its copies are at hand. (The WebAssembly is not among them:
+    the worker downloads it itself, so that the browser can keep its compiled code; see
+    worker.js.)
+    """
+    page = site / "index.html"
+    text = page.read_text()
+    if PRELOADS_PLACEHOLDER not in text:
+        sys.exit(f"build.py: {PRELOADS_PLACEHOLDER} is missing from web/src/index.html")
+    links = "\n  ".join(f'<link rel="preload" href="{url}" as="fetch" crossorigin>' for url in urls)
+    page.write_text(text.replace(PRELOADS_PLACEHOLDER, links, 1))
+
+
+def seal(site: Path, manifest: dict[str, Any]) -> dict[str, Any]:
+    """Finish a built site: every file's size and hash and the build's id into manifest.json.
+
+    The build's id hashes them all, and goes into sw.js too, so a new build is a new service
+    worker, which installs exactly the files the manifest lists (checking their hashes).
+    Returns the manifest.
+    """
+    skipped = {SERVICE_WORKER, "manifest.json"}
+    files = {}
+    for path in sorted(site.rglob("*")):
+        name = path.relative_to(site).as_posix()
+        if path.is_file() and not path.name.startswith(".") and name not in skipped:
+            data = path.read_bytes()
+            sha256 = base64.b64encode(hashlib.sha256(data).digest()).decode()
+            files[name] = {"size": len(data), "integrity": f"sha256-{sha256}"}
+    fields = {key: value for key, value in manifest.items() if key not in {"build", "files"}}
+    build = hashlib.sha256(json.dumps([fields, files], sort_keys=True).encode()).hexdigest()[:16]
+    manifest = {**fields, "build": build, "files": files}
+    (site / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    sw = site / SERVICE_WORKER
+    text, count = BUILD_LINE.subn(f"const BUILD = {json.dumps(build)};", sw.read_text(), count=1)
+    if count != 1:
+        sys.exit(f'build.py: `const BUILD = "...";` is missing from web/src/{SERVICE_WORKER}')
     sw.write_text(text)
+    return manifest
 
 
 def build_site() -> None:
-    """Build dist/: the page, the runtime, micropip and our wheel, with relative URLs only."""
+    """Build dist/: the page, the runtime and our wheel, with relative URLs only."""
     dealer = build_wheel()
     runtime = install_runtime()
-    micropip = download_micropip(runtime["micropip"])
-    stdlib = compile_stdlib(runtime, micropip, dealer)
+    stdlib = compile_stdlib(runtime, dealer)
     log("building dist/")
     shutil.rmtree(DIST, ignore_errors=True)
     shutil.copytree(WEB / "src", DIST)
     (DIST / "pyodide").mkdir()
     for name in PYODIDE_FILES:
         shutil.copy2(PYODIDE / name, DIST / "pyodide" / name)
-    # Our wheel's folder is named by its content, so a new build is never served from a cache.
-    dealer_dir = DIST / "wheels" / digest([dealer])[:12]
-    dealer_dir.mkdir(parents=True)
-    shutil.copy2(dealer, dealer_dir / dealer.name)
-    shutil.copy2(micropip, DIST / "wheels" / micropip.name)
-    # The stdlib keeps its stock name (python_stdlib.zip) in a folder named by its content; the
-    # stock one stays in pyodide/ for comparison (bench/bench_web.py) but the page never loads it.
-    stdlib_dir = DIST / "stdlib" / digest([stdlib])[:12]
-    stdlib_dir.mkdir(parents=True)
-    shutil.copy2(stdlib, stdlib_dir / stdlib.name)
-    site = sorted(path for path in DIST.rglob("*") if path.is_file())
-    manifest = {
-        "pyodide": runtime["pyodide"],
-        "build": digest(site)[:16],
-        "stdlib": f"{stdlib_dir.relative_to(DIST)}/{stdlib.name}",
-        "micropip": f"wheels/{micropip.name}",
-        "dealer": f"{dealer_dir.relative_to(DIST)}/{dealer.name}",
-    }
-    (DIST / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
-    write_service_worker(manifest["build"])
+    # The WebAssembly, the stdlib and our wheel each sit in a folder named by their content, so
+    # a browser's cache can never hand a page another build's copy; the stdlib keeps its stock
+    # name, python_stdlib.zip.
+    placed = {}
+    for key, source, folder in (
+        ("wasm", PYODIDE / WASM, "pyodide"),
+        ("stdlib", stdlib, "stdlib"),
+        ("dealer", dealer, "wheels"),
+    ):
+        target = DIST / folder / digest([source])[:12] / source.name
+        target.parent.mkdir(parents=True)
+        shutil.copy2(source, target)
+        placed[key] = target.relative_to(DIST).as_posix()
+    write_preloads(DIST, [placed["stdlib"], placed["dealer"]])
+    seal(DIST, {**runtime, **placed})
     (DIST / ".nojekyll").write_text("")  # GitHub Pages: serve the files as they are
+
+
+class Link:
+    """One network link that every connection of a server shares, as a CDN's visitor has.
+
+    Bytes leave at `rate` bytes per second in all, whichever connection sends them (each chunk
+    waits for the link to be free, so parallel downloads share it), and every request waits
+    `delay` seconds before its answer starts (a round trip and the server's time). A token
+    bucket of BURST bytes absorbs a sending thread that wakes up late, so the link's rate holds.
+    """
+
+    CHUNK = 16 * 1024
+    BURST = 64 * 1024
+
+    def __init__(self, rate: float, delay: float) -> None:
+        self.rate = rate
+        self.delay = delay
+        self._lock = threading.Lock()
+        self._free_at = 0.0
+
+    def send(self, write: Any, data: bytes) -> None:
+        """Write data in chunks, each when the link has carried everything queued before it."""
+        for start in range(0, len(data), self.CHUNK):
+            chunk = data[start : start + self.CHUNK]
+            with self._lock:
+                begin = max(time.monotonic() - self.BURST / self.rate, self._free_at)
+                self._free_at = begin + len(chunk) / self.rate
+                done = self._free_at
+            time.sleep(max(0.0, done - time.monotonic()))
+            write(chunk)
+
+
+NETWORKS = {
+    "fast": (10e6 / 8, 0.040),  # 10 Mbit/s, 40 ms per request
+    "slow": (1.6e6 / 8, 0.150),  # 1.6 Mbit/s, 150 ms per request
+}
+"""Shaped links for `build.py serve --network` and the bench: bytes per second, delay in s."""
+NETWORK_NAMES = {
+    name: f"{rate * 8 / 1e6:g} Mbit/s, {delay * 1000:.0f} ms a request"
+    for name, (rate, delay) in NETWORKS.items()
+}
+
+COMPRESSED_TYPES = {"text/html", "text/css", "text/javascript", "application/json",
+                    "application/wasm", "image/svg+xml"}  # fmt: skip
+"""What a CDN gzips on the fly (GitHub Pages does the same); zip files and wheels stay as they
+are."""
+
+
+@dataclass
+class Served:
+    """One response the server sent: path, status, bytes on the wire, start and end (epoch s)."""
+
+    path: str
+    status: int
+    size: int
+    start: float
+    end: float
+
+
+@dataclass
+class Cdn:
+    """How a CDN serves: gzip for text and WebAssembly, ETags, a cache lifetime, a shared link.
+
+    `max_age` None sends `Cache-Control: no-cache` (every use revalidates: an expired cache);
+    a `log`, if given, receives every response.
+    """
+
+    max_age: int | None = 600
+    link: Link | None = None
+    log: list[Served] | None = None
+    _bodies: dict[tuple[str, float, bool], tuple[bytes, str]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def prepare(self, root: Path) -> None:
+        """Compress every file under root now, so that no answer waits for it."""
+        for path in root.rglob("*"):
+            if path.is_file():
+                gzipped = SiteHandler.extensions_map.get(path.suffix) in COMPRESSED_TYPES
+                self.body(path, gzipped)
+
+    def body(self, path: Path, gzipped: bool) -> tuple[bytes, str]:
+        """Return the file's bytes (gzipped, as a CDN's level 6) and its ETag, computed once."""
+        key = (str(path), path.stat().st_mtime, gzipped)
+        with self._lock:
+            if key not in self._bodies:
+                data = path.read_bytes()
+                tag = f'"{hashlib.sha256(data).hexdigest()[:20]}{"-gz" if gzipped else ""}"'
+                if gzipped:
+                    data = gzip.compress(data, compresslevel=6, mtime=0)
+                self._bodies[key] = (data, tag)
+            return self._bodies[key]
 
 
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
@@ -234,7 +338,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 
     `build.py serve`, the browser tests and the bench all serve with it. With a `prefix`, only
     paths under it exist (the prefix is stripped), others are 404; `quiet` logs nothing;
-    `headers` go with every response.
+    `headers` go with every response; a `cdn` serves as a CDN would, over HTTP/1.1 (see Cdn).
     """
 
     extensions_map = {  # noqa: RUF012 - the base class declares it as a plain dict
@@ -255,10 +359,14 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         prefix: str = "/",
         quiet: bool = False,
         headers: dict[str, str] | None = None,
+        cdn: Cdn | None = None,
     ) -> None:
         self.prefix = prefix
         self.quiet = quiet
         self.extra_headers = headers or {}
+        self.cdn = cdn
+        if cdn is not None:
+            self.protocol_version = "HTTP/1.1"  # keep-alive, as browsers and CDNs talk
         super().__init__(*args, directory=directory)
 
     def end_headers(self) -> None:
@@ -266,6 +374,13 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         for name, value in self.extra_headers.items():
             self.send_header(name, value)
         super().end_headers()
+
+    def handle_one_request(self) -> None:
+        """Answer one request; a browser that goes away meanwhile (a page closed) ends it."""
+        try:
+            super().handle_one_request()
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
 
     def _strip_prefix(self) -> bool:
         """Map the request path into the site; answer 404 and return False if it is outside."""
@@ -277,13 +392,61 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 
     def do_GET(self) -> None:
         """Serve a file under the prefix."""
-        if self._strip_prefix():
+        if self.cdn is not None:
+            self._serve_cdn(self.cdn, head=False)
+        elif self._strip_prefix():
             super().do_GET()
 
     def do_HEAD(self) -> None:
         """Answer a HEAD request for a file under the prefix."""
-        if self._strip_prefix():
+        if self.cdn is not None:
+            self._serve_cdn(self.cdn, head=True)
+        elif self._strip_prefix():
             super().do_HEAD()
+
+    def _serve_cdn(self, cdn: Cdn, head: bool) -> None:
+        """Answer as a CDN: after the link's delay, 304, 404 or the (gzipped) file."""
+        start = time.time()
+        if cdn.link is not None:
+            time.sleep(cdn.link.delay)
+        status, headers, body = self._cdn_answer(cdn)
+        lines = [f"{self.protocol_version} {status.value} {status.phrase}"]
+        lines += [f"{name}: {value}" for name, value in headers.items()]
+        wire = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+        if not head:
+            wire += body
+        if cdn.link is None:
+            self.wfile.write(wire)
+        else:
+            cdn.link.send(self.wfile.write, wire)
+        self.wfile.flush()
+        if cdn.log is not None:
+            cdn.log.append(Served(self.path, status.value, len(wire), start, time.time()))
+        self.log_request(status.value, len(wire))
+
+    def _cdn_answer(self, cdn: Cdn) -> tuple[HTTPStatus, dict[str, str], bytes]:
+        """Return the status, headers and body a CDN answers this request with."""
+        path = Path(self.translate_path(self.path.removeprefix(self.prefix.rstrip("/"))))
+        if path.is_dir():
+            path /= "index.html"
+        if not self.path.startswith(self.prefix) or not path.is_file():
+            body = b"not found"
+            return HTTPStatus.NOT_FOUND, {"Content-Length": str(len(body))}, body
+        kind = self.guess_type(path)
+        gzipped = kind in COMPRESSED_TYPES and "gzip" in self.headers.get("Accept-Encoding", "")
+        body, tag = cdn.body(path, gzipped)
+        headers = {
+            "Content-Type": kind,
+            "ETag": tag,
+            "Cache-Control": "no-cache" if cdn.max_age is None else f"max-age={cdn.max_age}",
+        }
+        if kind in COMPRESSED_TYPES:
+            headers["Vary"] = "Accept-Encoding"
+        if gzipped:
+            headers["Content-Encoding"] = "gzip"
+        if tag in self.headers.get("If-None-Match", ""):
+            return HTTPStatus.NOT_MODIFIED, headers, b""
+        return HTTPStatus.OK, {**headers, "Content-Length": str(len(body))}, body
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
         """Log a request, unless quiet."""
@@ -291,12 +454,16 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
-def command_serve(port: int) -> None:
-    """Build the site and serve it on 127.0.0.1 until interrupted."""
+def command_serve(port: int, network: str | None) -> None:
+    """Build the site and serve it on 127.0.0.1 until interrupted (as a CDN, if `network`)."""
     build_site()
-    handler = functools.partial(SiteHandler, directory=str(DIST))
+    cdn = None if network is None else Cdn(link=Link(*NETWORKS[network]))
+    handler = functools.partial(SiteHandler, directory=str(DIST), cdn=cdn)
     with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
-        log(f"serving dist/ on http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C stops)")
+        how = (
+            "" if network is None else f" through the {network} network ({NETWORK_NAMES[network]})"
+        )
+        log(f"serving dist/ on http://127.0.0.1:{server.server_address[1]}/{how} (Ctrl+C stops)")
         try:
             server.serve_forever()
         except KeyboardInterrupt:
@@ -380,6 +547,7 @@ def command_bench() -> None:
     run(VENV_PYTHON, ROOT / "bench" / "bench_web.py")
     run(VENV_PYTHON, ROOT / "bench" / "bench_solver.py")  # FREECELL_SOLVER_DEALS=N: 1..N only
     run(VENV_PYTHON, ROOT / "bench" / "bench_hints.py")
+    run(VENV_PYTHON, ROOT / "bench" / "bench_network.py")
 
 
 def main() -> None:
@@ -388,6 +556,12 @@ def main() -> None:
     sub = parser.add_subparsers(dest="command")
     serve = sub.add_parser("serve", help="build, then serve dist/ locally")
     serve.add_argument("--port", type=int, default=8000, help="default 8000; 0 picks a free one")
+    serve.add_argument(
+        "--network",
+        choices=sorted(NETWORKS),
+        help="serve as a CDN (gzip, caching) over one shaped link: "
+        + ", ".join(f"{name} {NETWORK_NAMES[name]}" for name in sorted(NETWORKS)),
+    )
     sub.add_parser("test", help="lint, type-check and run all tests (other arguments go to pytest)")
     sub.add_parser("bench", help="run the benchmarks")
     sub.add_parser("wheel", help="build the wheel into build/wheel/")
@@ -397,7 +571,7 @@ def main() -> None:
     if args.command == "test":
         command_test(extra)
     elif args.command == "serve":
-        command_serve(args.port)
+        command_serve(args.port, args.network)
     elif args.command == "bench":
         command_bench()
     elif args.command == "wheel":

@@ -2,14 +2,15 @@
 
 Run with `python3 build.py bench` (it builds dist/ first); it prints a table and writes it into
 docs/performance.md. Cold loads alternate between the app (`index.html?deal=617`, timed to the
-52 cards in the DOM) and a bare page that only calls `loadPyodide()` with the stock files from
-the same dist/ (timed to its promise settling), each in a fresh browser context, so neither has a
-cache. Then repeat visits of the app (a fresh context visited once, its service worker installed,
-then visited again), 100 deal changes with the Next button on that repeat visit (starting a
-second after it is ready), the bytes each cold load downloads, and the dealer's throughput
-against pysol-cards (bench_dealer.py's functions).
+52 cards in the DOM) and a bare page (`bare/index.html`) that only calls `loadPyodide()` with the
+stock files of the same Pyodide (timed to its promise settling), each in a fresh browser context,
+so neither has a cache. Then repeat visits of the app (a fresh context visited once, its service
+worker installed, then visited again), 100 deal changes with the Next button on that repeat
+visit (starting a second after it is ready), the bytes each cold load downloads, and the
+dealer's throughput against pysol-cards (bench_dealer.py's functions).
 
-The site is served from a private copy of dist/, so a rebuild meanwhile changes nothing.
+The site is served from a private copy of dist/ with the bare page added (`private_site`), so a
+rebuild meanwhile changes nothing. bench_network.py measures the same pages over a shaped link.
 """
 
 from __future__ import annotations
@@ -38,7 +39,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench_dealer import ours, pysol, time_once  # noqa: E402 - the dealer's benchmark
 
-from build import CHROMIUM_ARGS, DIST, SiteHandler  # noqa: E402 - build.py lives at the root
+from build import (  # noqa: E402 - build.py lives at the root
+    CHROMIUM_ARGS,
+    DIST,
+    PYODIDE,
+    SiteHandler,
+)
 
 sys.path.insert(0, str(ROOT / "tests"))
 from helpers import poll  # noqa: E402 - the tests' waits, which the page's CSP allows
@@ -52,12 +58,16 @@ BARE_PAGE = """<!doctype html>
 <meta charset="utf-8">
 <title>bare Pyodide boot</title>
 <script type="module">
-import { loadPyodide } from "./pyodide/pyodide.mjs";
-loadPyodide({ indexURL: new URL("./pyodide/", location.href).href }).then(() => {
+import { loadPyodide } from "./pyodide.mjs";
+loadPyodide().then(() => {
   window.__done = performance.now();
 });
 </script>
 """
+BARE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+              "pyodide-lock.json"]  # fmt: skip
+"""The stock runtime files a bare `loadPyodide()` downloads, as the npm package has them."""
+APP_PATH, BARE_PATH = "index.html?deal=617", "bare/index.html"
 # Records when the board first holds 52 cards, on the page's own clock.
 FIRST_BOARD_SCRIPT = """
 new MutationObserver((_, observer) => {
@@ -91,6 +101,35 @@ DEAL_CHANGES_SCRIPT = """async (count) => {
   }
   return times;
 }"""
+
+
+@contextmanager
+def private_site() -> Iterator[Path]:
+    """Yield a private copy of dist/ with the bare page and its stock runtime in bare/."""
+    if not (DIST / "index.html").exists():
+        sys.exit("dist/ is missing: run python3 build.py first")
+    with tempfile.TemporaryDirectory(prefix="bench-site-") as folder:
+        site = Path(folder) / "dist"
+        shutil.copytree(DIST, site)
+        bare = site / "bare"
+        bare.mkdir()
+        for name in BARE_FILES:
+            shutil.copy2(PYODIDE / name, bare / name)
+        (bare / "index.html").write_text(BARE_PAGE)
+        yield site
+
+
+def load_average() -> str:
+    """Return the machine's load averages (1, 5, 15 minutes), or '?' where there are none."""
+    try:
+        return ", ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "?"
+
+
+def chromium_executable() -> str | None:
+    """Return the Chromium the bench drives: $FREECELL_CHROMIUM, else `chromium` on PATH."""
+    return os.environ.get("FREECELL_CHROMIUM") or shutil.which("chromium")
 
 
 @contextmanager
@@ -154,7 +193,7 @@ def percentile(values: list[float], fraction: float) -> float:
 
 def measure(browser: Browser, base: str, rounds: int) -> dict[str, Any]:
     """Run every browser measurement and return the figures."""
-    app_url, bare_url = f"{base}index.html?deal=617", f"{base}bench-bare.html"
+    app_url, bare_url = base + APP_PATH, base + BARE_PATH
     app: list[float] = []
     bare: list[float] = []
     app_bytes: list[int] = []
@@ -235,8 +274,8 @@ def report(
         (
             f"Measured {time.strftime('%Y-%m-%d')} on {platform.node() or 'this machine'} "
             f"({os.cpu_count()} cores, {platform.system()} {platform.machine()}, CPython "
-            f"{platform.python_version()}), headless {browser}, {rounds} rounds; "
-            "median (min-max)."
+            f"{platform.python_version()}), headless {browser}, {rounds} rounds, load average "
+            f"{figures['load']} before; median (min-max)."
         ),
         "",
         "| measure | value | ratio | target |",
@@ -256,7 +295,7 @@ def report(
         ),
         f"| bytes, bare cold | {figures['bare_bytes'] / 1e6:.2f} MB | | |",
         (
-            f"| bytes, app cold | {figures['app_bytes'] / 1e6:.2f} MB | +{extra:.2f} MB "
+            f"| bytes, app cold | {figures['app_bytes'] / 1e6:.2f} MB | {extra:+.2f} MB "
             f"| ≤ +{TARGETS['extra_mb']:.0f} MB: {verdict(extra <= TARGETS['extra_mb'])} |"
         ),
         f"| bytes, app repeat visit | {figures['repeat_bytes'] / 1e6:.2f} MB | | |",
@@ -286,17 +325,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="cold loads of each page (5)")
     parser.add_argument("--no-doc", action="store_true", help="print only; leave the docs alone")
     args = parser.parse_args()
-    if not (DIST / "index.html").exists():
-        sys.exit("dist/ is missing: run python3 build.py first")
-    executable = os.environ.get("FREECELL_CHROMIUM") or shutil.which("chromium")
-    with tempfile.TemporaryDirectory(prefix="bench-site-") as folder:
-        site = Path(folder) / "dist"
-        shutil.copytree(DIST, site)
-        (site / "bench-bare.html").write_text(BARE_PAGE)
-        with sync_playwright() as playwright, serve(site) as base:
-            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-            figures = measure(browser, base, args.rounds)
-            browser.close()
+    executable = chromium_executable()
+    load = load_average()
+    with private_site() as site, sync_playwright() as playwright, serve(site) as base:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        figures = measure(browser, base, args.rounds)
+        browser.close()
+    figures["load"] = load
     dealer = measure_dealer(args.rounds)
     table = report(figures, dealer, args.rounds, chromium_version(executable))
     print(table)

@@ -27,7 +27,7 @@ from playwright.sync_api import (
     expect,
 )
 
-from build import CHROMIUM_ARGS, SiteHandler
+from build import CHROMIUM_ARGS, Cdn, SiteHandler
 from helpers import DESKTOP, DIST, TIMEOUT_MS, ContextFactory, content_security_policy
 
 SUBPATH = "/nested/sub/path/"
@@ -106,15 +106,15 @@ def browser_type_launch_args(
 # --- the site ---------------------------------------------------------------------------------
 
 
-def serve(prefix: str) -> ThreadingHTTPServer:
-    """Serve dist/ under `prefix` on a free port of 127.0.0.1, from a daemon thread.
+def serve(prefix: str, directory: Path = DIST, cdn: Cdn | None = None) -> ThreadingHTTPServer:
+    """Serve a site (dist/) under `prefix` on a free port of 127.0.0.1, from a daemon thread.
 
     Every response carries the page's own Content-Security-Policy as a header too, so that the
     worker and every script run under it, as strictly as any host could serve them.
     """
-    headers = {"Content-Security-Policy": content_security_policy()}
+    headers = {"Content-Security-Policy": content_security_policy(directory)}
     handler = functools.partial(
-        SiteHandler, directory=str(DIST), prefix=prefix, quiet=True, headers=headers
+        SiteHandler, directory=str(directory), prefix=prefix, quiet=True, headers=headers, cdn=cdn
     )
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
@@ -143,6 +143,21 @@ def _servers() -> Iterator[tuple[ThreadingHTTPServer, ThreadingHTTPServer]]:
 def site_url(_servers: tuple[ThreadingHTTPServer, ThreadingHTTPServer]) -> str:
     """Return the URL of dist/ at the server root, ending in '/'."""
     return _base_url(_servers[0], "/")
+
+
+@pytest.fixture
+def cdn_site(tmp_path: Path) -> Iterator[tuple[str, Path, Cdn]]:
+    """Serve a private copy of dist/ as a CDN whose cache has always expired (no-cache, ETags).
+
+    Yields the URL, the copy (a test may change it) and the Cdn, whose log lists every answer.
+    """
+    site = tmp_path / "site"
+    shutil.copytree(DIST, site)
+    cdn = Cdn(max_age=None, log=[])
+    server = serve("/", site, cdn)
+    yield _base_url(server, "/"), site, cdn
+    server.shutdown()
+    server.server_close()
 
 
 @pytest.fixture(scope="session")

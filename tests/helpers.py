@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
-from playwright.sync_api import BrowserContext, Page, ViewportSize, expect
+from playwright.sync_api import BrowserContext, Page, Route, ViewportSize, expect
 
 from freecell import CARD_CODES, Game, deal
 from freecell._replay import move_words
@@ -102,13 +102,13 @@ def poll(page: Page, script: str, arg: Any = None, timeout_ms: int = BOOT_MS) ->
         waited += 100
 
 
-def content_security_policy() -> str:
-    """Return the Content-Security-Policy that the built page declares in its <meta> tag."""
+def content_security_policy(site: Path = DIST) -> str:
+    """Return the Content-Security-Policy that a built page declares in its <meta> tag."""
     match = re.search(
         r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">',
-        (DIST / "index.html").read_text(),
+        (site / "index.html").read_text(),
     )
-    assert match is not None, "dist/index.html declares no Content-Security-Policy"
+    assert match is not None, f"{site}/index.html declares no Content-Security-Policy"
     return match.group(1)
 
 
@@ -130,3 +130,25 @@ def menu(page: Page) -> None:
 def blur(page: Page) -> None:
     """Move focus out of any control, so that keys go to the page's shortcuts."""
     page.evaluate("() => document.activeElement?.blur()")
+
+
+class Gate:
+    """A route handler that holds requests until it is opened, then lets them all through."""
+
+    def __init__(self) -> None:
+        self.opened = False
+        self.held: list[Route] = []
+
+    def __call__(self, route: Route) -> None:
+        """Hold the request, or let it through once the gate is open."""
+        if self.opened:
+            route.continue_()
+        else:
+            self.held.append(route)
+
+    def open(self) -> None:
+        """Let the held requests, and any later ones, through."""
+        self.opened = True
+        for route in self.held:
+            route.continue_()
+        self.held.clear()

@@ -1,16 +1,26 @@
 // Run a Python script in Pyodide under Node.js with our wheel installed; print what it prints.
-// Usage: node tests/pyodide_run.mjs RUNTIME_DIR WHEEL SCRIPT [INPUT...]
-// Each INPUT file is copied to /tmp/inputs/ in Pyodide's file system for the script to read.
+// Usage: node tests/pyodide_run.mjs RUNTIME_DIR WHEEL SCRIPT [--stdlib ZIP] [INPUT...]
+// The wheel is unpacked into site-packages, as the page's worker does. With --stdlib, Python
+// has that standard library instead of the runtime's own (the site's compiled one, say). Each
+// INPUT file is copied to /tmp/inputs/ in Pyodide's file system for the script to read.
 import { readFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [runtime, wheel, script, ...inputs] = process.argv.slice(2);
+const [runtime, wheel, script, ...rest] = process.argv.slice(2);
+const at = rest.indexOf("--stdlib");
+const stdlib = at === -1 ? null : rest.splice(at, 2)[1];
+const inputs = rest;
 const { loadPyodide } = await import(pathToFileURL(join(runtime, "pyodide.mjs")).href);
-const pyodide = await loadPyodide({ indexURL: `${runtime}/` });
-const [sitePackages] = pyodide.pyimport("site").getsitepackages().toJs();
-const wheelBytes = new Uint8Array(readFileSync(wheel));
-pyodide.unpackArchive(wheelBytes, "wheel", { extractDir: sitePackages });
+let sitePackages;
+const pyodide = await loadPyodide({
+  indexURL: `${resolve(runtime)}/`,
+  ...(stdlib ? { stdLibURL: resolve(stdlib) } : {}),
+  fsInit: async (_, info) => {
+    sitePackages = info.sitePackages;
+  },
+});
+pyodide.unpackArchive(new Uint8Array(readFileSync(wheel)), "wheel", { extractDir: sitePackages });
 pyodide.FS.mkdirTree("/tmp/inputs");
 for (const input of inputs) {
   pyodide.FS.writeFile(`/tmp/inputs/${basename(input)}`, readFileSync(input));

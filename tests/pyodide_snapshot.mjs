@@ -1,32 +1,44 @@
 // Round-trip a memory snapshot through web/src/app/snapshot.js under Node.js, as the page's
-// worker does: boot, install the wheel with micropip, take the snapshot, turn it into the
-// cached Response, read that back and resume a second runtime from it. Prints one JSON line.
+// worker does, with the site's own files: boot, unpack the wheel into site-packages, take the
+// snapshot, turn it into the cached Response, read that back and resume a second runtime from
+// it. Prints one JSON line.
 // Usage: node tests/pyodide_snapshot.mjs DIST_DIR
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const [dist] = process.argv.slice(2);
 const manifest = JSON.parse(readFileSync(join(dist, "manifest.json"), "utf8"));
 const { loadPyodide } = await import(pathToFileURL(join(dist, "pyodide", "pyodide.mjs")).href);
 const snapshots = await import(pathToFileURL(join(dist, "app", "snapshot.js")).href);
-const options = { indexURL: join(dist, "pyodide") + "/", stdLibURL: join(dist, manifest.stdlib) };
+const glue = await import(pathToFileURL(join(dist, "pyodide", "pyodide.asm.mjs")).href);
+// As the page's worker has it: the runtime's JavaScript given, the WebAssembly from its own
+// folder (named by its content), the site's standard library, no lock file.
+const options = {
+  indexURL: join(dist, dirname(manifest.wasm)) + "/",
+  createPyodideModule: glue.default,
+  stdLibURL: join(dist, manifest.stdlib),
+  lockFileContents: { info: manifest.lockfile_info, packages: {} },
+};
 
+let sitePackages;
 const first = await loadPyodide({
   ...options,
-  packages: [join(dist, manifest.micropip)],
   _makeSnapshot: true,
+  fsInit: async (_, info) => {
+    sitePackages = info.sitePackages;
+  },
 });
-const wheel = `/tmp/${manifest.dealer.split("/").pop()}`;
-first.FS.writeFile(wheel, readFileSync(join(dist, manifest.dealer)));
-const micropip = first.pyimport("micropip");
-await micropip.install(`emfs:${wheel}`);
-micropip.destroy();
-await new Promise((resolve) => setTimeout(resolve, 0));
+const wheel = new Uint8Array(readFileSync(join(dist, manifest.dealer)));
+first.unpackArchive(wheel, "wheel", { extractDir: sitePackages });
+first.pyimport("freecell._web");
 const taken = snapshots.takeSnapshot(first);
 const response = snapshots.snapshotResponse(first, taken);
+const stored = (await response.clone().arrayBuffer()).byteLength;
 
 const restored = snapshots.readSnapshot(response);
+await restored.filled;
+const sameMemory = Buffer.compare(Buffer.from(restored.memory), Buffer.from(taken.memory)) === 0;
 const second = await loadPyodide({
   ...options,
   _loadSnapshot: restored.memory,
@@ -44,6 +56,9 @@ console.log(
   JSON.stringify({
     ...JSON.parse(python),
     taken: taken !== null,
+    memory: taken.memory.length,
+    stored,
+    same_memory: sameMemory,
     files: restored.files.map(([path]) => path),
     first_cascade: reply.game.cascades?.[0] ?? null,
     moves: after.game.moves,

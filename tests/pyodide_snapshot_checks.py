@@ -1,19 +1,23 @@
 """What tests/pyodide_snapshot.mjs asks the resumed runtime; evaluates to a JSON string.
 
 Not a test module of its own: it runs inside Pyodide, after Python's memory was restored from
-a snapshot, and its last expression is the result.
+a snapshot, with the site's own standard library (which has only what the page imports: no
+importlib.metadata, so the wheel's METADATA is read as a file), and its last expression is the
+result.
 """
 
 import json
 import sys
-from importlib.metadata import version
 from pathlib import Path
 
 import freecell
 
+site_packages = Path(freecell.__file__).parent.parent
+(metadata,) = site_packages.glob("freecell_deals-*.dist-info/METADATA")
+fields = dict(line.split(": ", 1) for line in metadata.read_text().splitlines() if ": " in line)
 result = {
     "version": list(sys.version_info[:2]),
-    "dealer_version": version("freecell-deals"),
+    "dealer_version": fields["Version"],
     "dealer_file_exists": Path(freecell.__file__).exists(),
     "micropip_imported": any(name.partition(".")[0] == "micropip" for name in sys.modules),
 }

@@ -1,15 +1,20 @@
-"""The library runs unchanged on Pyodide's Python 3.14 (under Node.js, from the built wheel)."""
+"""The library runs unchanged on Pyodide's Python 3.14 (under Node.js, from the built wheel).
+
+Also with the site's own standard library (dist/stdlib/: only what the page imports, compiled):
+every request of the page's API answers there as it does in CPython.
+"""
 
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import freecell
-from helpers import DIST, ROOT, SOLUTIONS
+from helpers import DIST, ROOT, SOLUTIONS, manifest
 from test_oracle import GOLDEN_1_32000
 
 RUNTIME = ROOT / "web" / "node_modules" / "pyodide"
@@ -17,7 +22,7 @@ WON = (617, 22)
 """The deals whose committed fc-solve solutions are replayed in Pyodide; 22's has a hex count."""
 
 
-def run_node(node: str, script: str, *args: Path) -> dict[str, Any]:
+def run_node(node: str, script: str, *args: Path | str) -> Any:
     """Run one of the tests' Node.js scripts; return the JSON its last line prints."""
     result = subprocess.run(
         [node, ROOT / "tests" / script, *args],
@@ -27,20 +32,26 @@ def run_node(node: str, script: str, *args: Path) -> dict[str, Any]:
         timeout=300,
     )
     assert result.returncode == 0, result.stderr[-3000:]  # the runtime prints its whole source
-    value: dict[str, Any] = json.loads(result.stdout.splitlines()[-1])
-    return value
+    return json.loads(result.stdout.splitlines()[-1])
+
+
+def node_and_wheel() -> tuple[str, Path]:
+    """Return Node.js and the built wheel; fail, saying what to run, if either is missing."""
+    node = shutil.which("node")
+    wheels = sorted((ROOT / "build" / "wheel").glob("freecell_deals-*.whl"))
+    if node is None or not (RUNTIME / "pyodide.mjs").exists() or len(wheels) != 1:
+        pytest.fail("needs Node.js, web/node_modules (npm ci) and the wheel: run python3 build.py")
+    return node, wheels[0]
 
 
 @pytest.fixture(scope="module")
 def pyodide_result() -> dict[str, Any]:
     """Run the checks once in Pyodide and return what they found."""
-    node = shutil.which("node")
-    wheels = sorted((ROOT / "build" / "wheel").glob("freecell_deals-*.whl"))
-    if node is None or not (RUNTIME / "pyodide.mjs").exists() or len(wheels) != 1:
-        pytest.fail("needs Node.js, web/node_modules (npm ci) and the wheel: run python3 build.py")
+    node, wheel = node_and_wheel()
     checks = ROOT / "tests" / "pyodide_checks.py"
     solutions = [SOLUTIONS / f"{number}.txt" for number in WON]
-    return run_node(node, "pyodide_run.mjs", RUNTIME, wheels[0], checks, *solutions)
+    result: dict[str, Any] = run_node(node, "pyodide_run.mjs", RUNTIME, wheel, checks, *solutions)
+    return result
 
 
 class TestOnPyodide:
@@ -65,13 +76,35 @@ class TestOnPyodide:
         assert pyodide_result["solver_won"] is True
 
 
+WEB_CHECKS = ROOT / "tests" / "pyodide_web_checks.py"
+
+
+class TestSiteStandardLibrary:
+    """The site's standard library is enough for everything the page asks Python."""
+
+    def test_every_request_answers_as_in_cpython(self) -> None:
+        """Each request of the page's API, refusals included, replies as CPython's does."""
+        node, wheel = node_and_wheel()
+        stdlib = DIST / manifest()["stdlib"]
+        in_pyodide = run_node(
+            node, "pyodide_run.mjs", RUNTIME, wheel, WEB_CHECKS, "--stdlib", stdlib
+        )
+        result = subprocess.run(
+            [sys.executable, WEB_CHECKS], capture_output=True, text=True, check=True
+        )
+        in_cpython = json.loads(result.stdout)
+        assert len(in_pyodide) > 40
+        assert in_pyodide == in_cpython
+
+
 @pytest.fixture(scope="module")
 def snapshot_result() -> dict[str, Any]:
     """Round-trip a memory snapshot through the page's snapshot.js under Node.js, once."""
     node = shutil.which("node")
     if node is None or not (DIST / "manifest.json").exists():
         pytest.fail("needs Node.js and dist/: run python3 build.py")
-    return run_node(node, "pyodide_snapshot.mjs", DIST)
+    result: dict[str, Any] = run_node(node, "pyodide_snapshot.mjs", DIST)
+    return result
 
 
 class TestSnapshot:
@@ -84,6 +117,11 @@ class TestSnapshot:
         assert snapshot_result["first_cascade"] == ["7D", "TD", "TH", "KD", "4C", "4S", "JD"]
         assert snapshot_result["moves"] == ["5a"]  # warm_up left the session's game alone
 
+    def test_only_pages_with_data_are_stored(self, snapshot_result: dict[str, Any]) -> None:
+        """The stored snapshot leaves out the memory's pages of zeros, and reads back whole."""
+        assert snapshot_result["same_memory"] is True
+        assert snapshot_result["stored"] < snapshot_result["memory"] * 0.7
+
     def test_site_packages_come_back(self, snapshot_result: dict[str, Any]) -> None:
         """The installed wheel's files are restored with the memory, metadata included."""
         assert snapshot_result["dealer_version"] == freecell.__version__
@@ -92,6 +130,6 @@ class TestSnapshot:
         assert any(path.endswith("/freecell/_web.py") for path in files)
         assert any(path.endswith(".dist-info/METADATA") for path in files)
 
-    def test_micropip_is_not_in_the_snapshot(self, snapshot_result: dict[str, Any]) -> None:
-        """micropip holds JavaScript objects a snapshot cannot keep, so it is dropped first."""
+    def test_no_installer_in_the_snapshot(self, snapshot_result: dict[str, Any]) -> None:
+        """The wheel is unpacked, not installed: micropip (and the lock file) are never loaded."""
         assert snapshot_result["micropip_imported"] is False

@@ -1,18 +1,39 @@
-"""The start-up optimisations, in a real Chromium: the compiled stdlib, the offline copy, subpaths.
+"""The start-up work, in a real Chromium: stdlib, preloads, service worker, snapshot.
 
-Timings are not tested here; bench/bench_web.py measures them (docs/performance.md).
+The compiled stdlib, the page's preloads taken over by the worker, the service worker (the
+whole site from its cache, a new build offered and taken, offline, subpaths) and the memory
+snapshot.
+
+Timings are not tested here; bench/bench_web.py and bench_network.py measure them
+(docs/performance.md).
 """
 
 from __future__ import annotations
 
+import json
 import re
+import time
 import zipfile
+from collections import Counter
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, Request, expect
 
+from build import Cdn, seal
 from conftest import record_requests
-from helpers import BOOT_MS, DIST, ContextFactory, boot, columns_of, manifest, poll, shown_columns
+from helpers import (
+    BOOT_MS,
+    DIST,
+    ContextFactory,
+    Gate,
+    boot,
+    columns_of,
+    engine_after,
+    manifest,
+    poll,
+    shown_columns,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -23,10 +44,13 @@ ACTIVE_JS = """async () => {
 }"""
 
 
-def assert_board(page: Page, number: int) -> None:
-    """Assert the board shows exactly the dealer's deal `number`."""
+def assert_board(page: Page, number: int, moves: list[str] | None = None) -> None:
+    """Assert the board shows exactly the engine's deal `number` (after `moves`, if given)."""
     page.wait_for_selector(f"#board[data-deal='{number}']", timeout=BOOT_MS)
-    assert shown_columns(page) == columns_of(number)
+    if moves is None:
+        assert shown_columns(page) == columns_of(number)
+    else:
+        assert shown_columns(page) == engine_after(number, moves)["cascades"]
 
 
 def offline_copy_ready(page: Page) -> None:
@@ -44,19 +68,221 @@ def offline_copy_ready(page: Page) -> None:
     pytest.fail("the service worker never took control of the page")
 
 
+STATUS_LOG_SCRIPT = """
+window.__statuses = [];
+new MutationObserver(() => {
+  const line = document.getElementById("status");
+  const text = line?.textContent;
+  if (text !== undefined && text !== window.__statuses.at(-1)) window.__statuses.push(text);
+}).observe(document, { childList: true, subtree: true, characterData: true });
+"""
+BOARD_AND_READY_SCRIPT = """
+new MutationObserver(() => {
+  const shown = document.getElementById("board")?.dataset.deal !== undefined;
+  if (window.__board === undefined && shown) window.__board = performance.now();
+  if (window.__ready === undefined && document.documentElement.dataset.state === "ready") {
+    window.__ready = performance.now();
+  }
+}).observe(document, { childList: true, subtree: true, attributes: true });
+"""
+PROGRESS = re.compile(r"^Downloading Python… (\d+)% \((\d+\.\d) of (\d+\.\d) MB\)$")
+
+
+def now_ms(page: Page) -> float:
+    """Return the page's clock as epoch milliseconds."""
+    return float(page.evaluate("performance.timeOrigin + performance.now()"))
+
+
+def answered(cdn: Cdn, start_ms: float, end_ms: float) -> list[str]:
+    """Return the paths the server answered for requests it received between two times."""
+    assert cdn.log is not None
+    return [s.path for s in list(cdn.log) if start_ms / 1000 <= s.start <= end_ms / 1000]
+
+
+class TestFirstVisit:
+    def test_each_file_is_downloaded_once(
+        self, make_context: ContextFactory, cdn_site: tuple[str, Path, Cdn]
+    ) -> None:
+        """The page's preloads start the runtime's downloads, the worker takes them over.
+
+        Nothing is downloaded twice, not the preloads, and nothing outside the manifest.
+        """
+        base, _, cdn = cdn_site
+        files = manifest()
+        with make_context() as context:
+            page = context.new_page()
+            boot(page, f"{base}?deal=617")
+            assert_board(page, 617)
+        assert cdn.log is not None
+        counts = Counter(s.path.split("?")[0] for s in cdn.log if s.status == 200)
+        assert [path for path, count in counts.items() if count > 1] == []
+        for name in (files["wasm"], files["stdlib"], files["dealer"]):
+            assert counts[f"/{name}"] == 1
+        listed = {f"/{name}" for name in files["files"]} | {"/", "/manifest.json", "/sw.js"}
+        assert set(counts) <= listed
+
+    def test_the_status_line_shows_the_download(
+        self, make_context: ContextFactory, site_url: str
+    ) -> None:
+        """While downloading, the status line counts up to 100%, then says Python is starting."""
+        with make_context() as context:
+            page = context.new_page()
+            page.add_init_script(STATUS_LOG_SCRIPT)
+            gate = Gate()  # the WebAssembly waits until the page shows some progress
+            page.route("**/pyodide.asm.wasm", gate)
+            page.goto(f"{site_url}?deal=617")
+            expect(page.locator("#status")).to_have_text(PROGRESS, timeout=BOOT_MS)
+            assert page.locator("#status").get_attribute("aria-busy") is not None
+            gate.open()
+            expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+            statuses: list[str] = page.evaluate("window.__statuses")
+            expect(page.locator("#status")).to_have_text("")
+            assert page.locator("#status").get_attribute("aria-busy") is None
+        progress = [m for m in map(PROGRESS.match, statuses) if m]
+        percents = [int(m[1]) for m in progress]
+        assert len(percents) >= 2, statuses
+        assert percents == sorted(percents)
+        assert percents[0] < 100
+        assert percents[-1] == 100
+        assert progress[-1][2] == progress[-1][3]
+        assert statuses.index("Starting Python…") > statuses.index(progress[-1][0])
+
+
+class TestAppShell:
+    def test_a_repeat_visit_asks_only_for_updates(
+        self, make_context: ContextFactory, cdn_site: tuple[str, Path, Cdn]
+    ) -> None:
+        """With the HTTP cache expired, a repeat visit's only request before the board is sw.js."""
+        base, _, cdn = cdn_site
+        with make_context() as context:
+            page = context.new_page()
+            visit_with_snapshot(page, f"{base}?deal=617")
+            page.close()
+            again = context.new_page()
+            started = time.time() * 1000
+            boot(again, f"{base}?deal=1")
+            assert_board(again, 1)
+            requests = answered(cdn, started, now_ms(again))
+        assert set(requests) <= {"/sw.js"}, requests
+
+    def test_a_repeat_visit_shows_the_remembered_board_first(
+        self, make_context: ContextFactory, site_url: str
+    ) -> None:
+        """The same address again: its board is out before Python is, and is Python's board."""
+        with make_context() as context:
+            page = context.new_page()
+            visit_with_snapshot(page, f"{site_url}?deal=617&moves=5a")
+            page.close()
+            again = context.new_page()
+            again.add_init_script(BOARD_AND_READY_SCRIPT)
+            boot(again, f"{site_url}?deal=617&moves=5a")
+            board, ready = again.evaluate("[window.__board, window.__ready]")
+            assert board < ready
+            assert_board(again, 617, ["5a"])
+            again.locator("[data-action=undo]").click()
+            expect(again.locator("#board")).to_have_attribute("data-moves", "")
+
+    @pytest.mark.parametrize(
+        "stored",
+        [
+            "{",
+            '"text"',
+            '[{"build": "BUILD", "key": "KEY", "reply": {"ok": true, "game": {"cascades": 5}}}]',
+            '[{"build": "BUILD", "key": "KEY", "reply": {"ok": true, "game": {"cascades": [[]]}}}]',
+            "[null, 1]",
+        ],
+    )
+    def test_a_bad_remembered_board_is_ignored(
+        self, make_context: ContextFactory, site_url: str, stored: str
+    ) -> None:
+        """Whatever the storage holds, the page shows Python's board."""
+        key = json.dumps({"op": "new_game", "args": {"text": "617", "moves": "", "faces": True}})
+        value = stored.replace("BUILD", manifest()["build"]).replace('"KEY"', json.dumps(key))
+        with make_context() as context:
+            page = context.new_page()
+            visit_with_snapshot(page, f"{site_url}?deal=617")
+            page.evaluate("(value) => localStorage.setItem('freecell.openings', value)", value)
+            page.reload()
+            expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+            assert_board(page, 617)
+
+    def test_a_new_build_is_offered_then_taken_by_every_tab(
+        self, make_context: ContextFactory, cdn_site: tuple[str, Path, Cdn]
+    ) -> None:
+        """A new build waits in the background; its notice's Reload switches every tab to it.
+
+        The game in progress (its moves are in the address) is still there after the reload,
+        and every file the pages then use is the new build's.
+        """
+        base, site, _ = cdn_site
+        url = f"{base}?deal=1&moves=5a"
+        with make_context() as context:
+            first = context.new_page()
+            visit_with_snapshot(first, url)
+            second = context.new_page()
+            boot(second, url)
+            assert second.evaluate("() => navigator.serviceWorker.controller !== null")
+            # The new build: a changed page and a changed module, sealed as build.py does.
+            page = site / "index.html"
+            page.write_text(
+                page.read_text().replace("</head>", '<meta name="x-build" content="two">\n</head>')
+            )
+            view = site / "app" / "view.js"
+            view.write_text(view.read_text() + "// build two\n")
+            build = seal(site, json.loads((site / "manifest.json").read_text()))["build"]
+            first.evaluate(
+                "() => navigator.serviceWorker.getRegistration().then((r) => r.update())"
+            )
+            for tab in (first, second):
+                expect(tab.locator("#update")).to_be_visible(timeout=BOOT_MS)
+                expect(tab.locator("#update")).to_contain_text(
+                    "A new version of this page is ready."
+                )
+                assert tab.locator("meta[name=x-build]").count() == 0
+                assert tab.evaluate("() => document.getElementById('board').dataset.moves") == "5a"
+            with first.expect_navigation(), second.expect_navigation():
+                first.locator("[data-action=update]").click()
+            for tab in (first, second):
+                expect(tab.locator("html")).to_have_attribute(
+                    "data-state", "ready", timeout=BOOT_MS
+                )
+                expect(tab.locator("meta[name=x-build]")).to_have_count(1)
+                assert tab.url == url
+                expect(tab.locator("#board")).to_have_attribute("data-moves", "5a")
+                expect(tab.locator("#update")).to_be_hidden()
+                assert tab.evaluate("() => caches.keys()") == [f"freecell-{build}"]
+                assert (
+                    tab.evaluate(
+                        "() => fetch('manifest.json').then((r) => r.json()).then((m) => m.build)"
+                    )
+                    == build
+                )
+                assert tab.evaluate("() => fetch('app/view.js').then((r) => r.text())").endswith(
+                    "// build two\n"
+                )
+            builds = first.evaluate(
+                "() => JSON.parse(localStorage.getItem('freecell.openings')).map((o) => o.build)"
+            )
+            assert set(builds) == {build}
+
+
 class TestCompiledStdlib:
-    def test_the_zip_holds_bytecode(self) -> None:
-        """The page's stdlib is compiled (legacy `.pyc` layout) and the stock one stays too."""
+    def test_the_zip_holds_only_bytecode(self) -> None:
+        """The page's stdlib is what it imports, compiled (legacy `.pyc` layout), nothing else.
+
+        The stock runtime's source-only zip and its packages' lock file are not in the site.
+        """
         files = manifest()
         assert re.fullmatch(r"stdlib/[0-9a-f]{12}/python_stdlib\.zip", files["stdlib"])
-        assert (DIST / "pyodide" / "python_stdlib.zip").is_file()
+        assert not (DIST / "pyodide" / "python_stdlib.zip").exists()
+        assert not (DIST / "pyodide" / "pyodide-lock.json").exists()
         with zipfile.ZipFile(DIST / files["stdlib"]) as stdlib:
             names = set(stdlib.namelist())
-        for module in ("encodings/__init__", "json/__init__", "asyncio/__init__", "typing"):
+        for module in ("encodings/__init__", "json/__init__", "re/__init__", "typing"):
             assert f"{module}.pyc" in names
-            assert f"{module}.py" not in names
-        assert "unittest/__init__.py" not in names
-        assert "unittest/__init__.pyc" not in names
+        assert {name for name in names if not name.endswith(".pyc")} == set()
+        for unused in ("unittest/__init__.pyc", "doctest.pyc", "email/__init__.pyc"):
+            assert unused not in names
 
     def test_the_page_loads_the_compiled_stdlib(
         self, make_context: ContextFactory, site_url: str
@@ -73,7 +299,7 @@ class TestCompiledStdlib:
             boot(page, f"{site_url}?deal=617")
             assert_board(page, 617)
         assert f"{site_url}{manifest()['stdlib']}" in requested
-        assert f"{site_url}pyodide/python_stdlib.zip" not in requested
+        assert not [url for url in requested if "micropip" in url or url.endswith("-lock.json")]
 
 
 class TestServiceWorker:
@@ -144,7 +370,7 @@ SNAPSHOT_SIZE_JS = """async () => {
     if (!saved) return null;
     const layout = JSON.parse(saved.headers.get("x-snapshot-layout"));
     const bytes = new Uint8Array(await saved.arrayBuffer());
-    const expected = layout.files.reduce((sum, [, size]) => sum + size, layout.memory);
+    const expected = [...layout.pages, ...layout.files].reduce((sum, [, size]) => sum + size, 0);
     return { complete: bytes.length === expected, nonzero: bytes.subarray(0, 64).some(Boolean) };
 }"""
 
@@ -160,7 +386,7 @@ class TestSnapshot:
     def test_a_repeat_visit_resumes_python(
         self, make_context: ContextFactory, site_url: str
     ) -> None:
-        """The second visit resumes Python from the snapshot: no micropip, no wheel, same play."""
+        """The second visit resumes Python from the snapshot: no wheel, same play."""
         files = manifest()
         with make_context() as context:
             page = context.new_page()
@@ -176,7 +402,6 @@ class TestSnapshot:
             page.wait_for_timeout(500)  # a loading stage reported late would show by now
             expect(page.locator("#status")).to_have_text("")
         assert f"{site_url}{files['stdlib']}" in requested
-        assert f"{site_url}{files['micropip']}" not in requested
         assert f"{site_url}{files['dealer']}" not in requested
 
     @pytest.mark.parametrize("damage", ["zeros", "truncated", "layout"])

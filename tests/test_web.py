@@ -15,7 +15,7 @@ from typing import Any, Protocol, cast
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, Route, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from conftest import record_requests
 from freecell import MAX_DEAL, Game, card_name, deal, parse_position
@@ -26,6 +26,7 @@ from helpers import (
     PHONE_OPTIONS,
     TIMEOUT_MS,
     ContextFactory,
+    Gate,
     blur,
     boot,
     columns_of,
@@ -466,28 +467,6 @@ class TestBadInput:
         expect(page.locator("#board")).not_to_have_attribute("data-deal", before or "")
         assert page.evaluate("() => window.__dialogs") == 0
         assert_nothing_injected(page)
-
-
-class Gate:
-    """A route handler that holds requests until it is opened, then lets them all through."""
-
-    def __init__(self) -> None:
-        self.opened = False
-        self.held: list[Route] = []
-
-    def __call__(self, route: Route) -> None:
-        """Hold the request, or let it through once the gate is open."""
-        if self.opened:
-            route.continue_()
-        else:
-            self.held.append(route)
-
-    def open(self) -> None:
-        """Let the held requests, and any later ones, through."""
-        self.opened = True
-        for route in self.held:
-            route.continue_()
-        self.held.clear()
 
 
 class TestLoading:

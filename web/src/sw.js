@@ -1,42 +1,86 @@
-// The service worker: fast repeat visits and offline play. bridge.js registers it once the page
-// is ready (so it never competes with a first visit's downloads), relative to the site, so the
-// site works from any subpath.
+// The service worker: the whole site from the cache, one build at a time, and offline play.
+// bridge.js registers it once Python is ready (so it never competes with a first visit's
+// downloads), relative to the site, so the site works from any subpath.
 //
-// - The runtime (pyodide/, the compiled stdlib/, wheels/) is cache-first: it is versioned by the
-//   build, and a build's cache holds exactly that build's files. The first visit's worker copies
-//   what it downloads into this cache (worker.js), so installing downloads only what is missing.
-// - Everything else (the page, app/, styles/, manifest.json) is network-first, so an update
-//   arrives on the next visit; the cache answers when the network does not.
-// - A request that asks to bypass caches (`cache: "no-store"` or `"reload"`) goes to the network.
-//
-// build.py writes the build's id and its file list in place of the two placeholders below; a new
-// build thus changes this file, the browser installs it, and it deletes the older caches.
+// - One cache per build ("freecell-" + the build's id), holding exactly the files of that
+//   build's manifest.json, each checked against its hash. Every request of the site is answered
+//   from it, the page included (without its preloads: the worker reads those files from here
+//   itself), so a repeat visit asks the network for nothing; a file missing from the cache (the
+//   browser may evict) comes from the network.
+// - Updates: the browser checks this file in the background on each visit. A new build is a
+//   new sw.js (build.py writes the build's id below), which installs the new build's files
+//   into a cache of its own, copying the ones it already has, and then waits: the open pages
+//   keep their build until the visitor takes the new one (the page's "new version" notice, or
+//   closing every tab of the site). Taking it activates it, deletes the older caches, and
+//   every open page reloads (bridge.js): no page ever runs files of two builds.
+// - The first visit's worker copies what it downloads into the build's cache (worker.js), so
+//   installing downloads only the small files again; the first build activates at once.
+// - A request that asks to bypass caches (`cache: "no-store"` or `"reload"`) goes to the network,
+//   and one that asks only the browser's HTTP cache (`"only-if-cached"`) goes there.
 const BUILD = "BUILD";
-const FILES = [/* FILES */];
 const PREFIX = "freecell-";
 const CACHE = `${PREFIX}${BUILD}`;
 const scope = new URL("./", self.location.href);
-const RUNTIME = ["pyodide/", "stdlib/", "wheels/"].map((folder) => new URL(folder, scope).href);
+const MANIFEST = new URL("manifest.json", scope).href;
+const PAGE = new URL("index.html", scope).href;
 
-function isRuntime(url) {
-  return RUNTIME.some((folder) => url.startsWith(folder));
+async function download(request) {
+  const response = await fetch(request);
+  if (!response.ok) throw new Error(`${request.url}: HTTP ${response.status}`);
+  return response;
+}
+
+/** A response's SHA-256 in the form of a manifest's `integrity`. */
+async function integrity(response) {
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", await response.arrayBuffer()));
+  return `sha256-${btoa(String.fromCharCode(...hash))}`;
+}
+
+/** A copy of url with the wanted hash from the site's caches: {name, response}, or null. */
+async function cachedCopy(url, wanted) {
+  const names = (await caches.keys()).filter((name) => name.startsWith(PREFIX));
+  names.sort((a, b) => (b === CACHE) - (a === CACHE)); // this build's own first
+  for (const name of names) {
+    const response = await (await caches.open(name)).match(url);
+    if (response && (await integrity(response.clone())) === wanted) return { name, response };
+  }
+  return null;
+}
+
+/** The page as the cache serves it: without the preloads, whose files the worker reads itself. */
+async function appShell(response) {
+  const page = (await response.text()).replace(/^ *<link rel="preload"[^>]*>\n/gm, "");
+  return new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } });
+}
+
+async function install() {
+  const listed = await download(new Request(MANIFEST, { cache: "no-cache" }));
+  const manifest = await listed.clone().json();
+  // A deployment caught halfway (a new sw.js, an older manifest): no install, the next check
+  // tries again.
+  if (manifest.build !== BUILD) throw new Error(`manifest.json is build ${manifest.build}`);
+  const cache = await caches.open(CACHE);
+  await Promise.all(
+    Object.entries(manifest.files).map(async ([name, file]) => {
+      const url = new URL(name, scope).href;
+      const copy = await cachedCopy(url, file.integrity);
+      if (copy?.name === CACHE) return;
+      const response =
+        copy?.response ??
+        (await download(new Request(url, { cache: "no-cache", integrity: file.integrity })));
+      await cache.put(url, url === PAGE ? await appShell(response) : response);
+    }),
+  );
+  await cache.put(MANIFEST, listed);
 }
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
-    (async () => {
-      const cache = await caches.open(CACHE);
-      const missing = [];
-      for (const file of FILES) {
-        const url = new URL(file, scope).href;
-        if (!(await cache.match(url))) missing.push(url);
-      }
-      // Revalidated, not blindly taken from the HTTP cache: pyodide/'s names carry no version.
-      await cache.addAll(missing.map((url) => new Request(url, { cache: "no-cache" })));
-      const page = await cache.match(new URL("index.html", scope).href);
-      if (page) await cache.put(scope.href, page);
-      await self.skipWaiting();
-    })(),
+    install().then(() => {
+      // The first build takes over at once; a later one waits for the visitor (see above).
+      if (!self.registration.active) return self.skipWaiting();
+      return undefined;
+    }),
   );
 });
 
@@ -50,41 +94,25 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-// Responses are stored while they are answered, not before (event.waitUntil keeps the service
-// worker alive until the copy is in).
-async function cacheFirst(event, request) {
-  const cache = await caches.open(CACHE);
-  const cached = await cache.match(request, { ignoreSearch: true });
-  if (cached) return cached;
-  const response = await fetch(request);
-  if (response.ok) event.waitUntil(cache.put(request, response.clone()).catch(() => {}));
-  return response;
-}
+// The page's "reload" on its new-version notice: take over from the build in use.
+self.addEventListener("message", (event) => {
+  if (event.data?.type === "activate") self.skipWaiting();
+});
 
-async function networkFirst(event, request) {
+async function fromCache(request) {
   const cache = await caches.open(CACHE);
-  // A page's address carries the deal (?deal=617): one cached copy of the page serves them all.
-  const url = new URL(request.url);
-  const key = request.mode === "navigate" ? url.origin + url.pathname : request.url;
-  try {
-    const response = await fetch(request);
-    if (response.ok) event.waitUntil(cache.put(key, response.clone()).catch(() => {}));
-    return response;
-  } catch (error) {
-    const cached =
-      (await cache.match(key)) ??
-      (await caches.match(key)) ??
-      (request.mode === "navigate" ? await cache.match(new URL("index.html", scope).href) : null);
-    if (cached) return cached;
-    throw error;
-  }
+  // A page's address carries the deal (?deal=617): the one cached page serves them all.
+  const url = request.url.split(/[?#]/)[0];
+  const page = request.mode === "navigate" && (url === scope.href || url === PAGE);
+  const cached = await cache.match(page ? PAGE : request, { ignoreSearch: true });
+  return cached ?? fetch(request);
 }
 
 self.addEventListener("fetch", (event) => {
   const { request } = event;
   if (request.method !== "GET" || !request.url.startsWith(scope.href)) return;
-  if (request.cache === "no-store" || request.cache === "reload") return;
-  event.respondWith(
-    isRuntime(request.url) ? cacheFirst(event, request) : networkFirst(event, request),
-  );
+  // The worker asks the browser's HTTP cache for the WebAssembly first (worker.js), and so do
+  // requests that bypass caches: these go past this worker.
+  if (["no-store", "reload", "only-if-cached"].includes(request.cache)) return;
+  event.respondWith(fromCache(request));
 });

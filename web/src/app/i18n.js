@@ -112,9 +112,13 @@ export function fill(element, key, nodes) {
   );
 }
 
-/** Format a number for the language: 1234567 is "1,234,567" in English. */
-export function formatNumber(value) {
-  return numbers.format(value);
+/**
+ * Format a number for the language: 1234567 is "1,234,567" in English. `options` are
+ * Intl.NumberFormat's (such as a number of decimals).
+ */
+export function formatNumber(value, options) {
+  if (!options) return numbers.format(value);
+  return new Intl.NumberFormat(LANGUAGES[code].tag, options).format(value);
 }
 
 /** Format a fraction as a whole percentage for the language: 0.5 is "50%" in English. */

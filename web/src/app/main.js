@@ -25,7 +25,6 @@ const dom = {
   stats: $("#stats"),
   statsConfirm: $("#stats-confirm"),
   moreToggle: $(".more-toggle"),
-  progress: $("#progress"),
   auto: $("#auto"),
   movesCount: $("#moves-count"),
   win: $("#win"),
@@ -42,7 +41,13 @@ const dom = {
 };
 
 const state = createState();
-const messages = createMessages($("#message"), $("#status"), $("#announcer"));
+const messages = createMessages({
+  messageLine: $("#message"),
+  statusLine: $("#status"),
+  progressBar: $("#progress"),
+  updateNotice: $("#update"),
+  announcer: $("#announcer"),
+});
 const view = createView(dom);
 // Ready once Python answers and the first board is out: input from then on acts at once.
 const boot = { python: false, firstBoard: false };
@@ -56,6 +61,8 @@ function maybeReady() {
 
 const bridge = new PythonBridge({
   onStatus: (stage) => messages.status(stage),
+  onProgress: (loaded, total) => messages.progress(loaded, total),
+  onUpdate: (apply) => messages.offerUpdate(apply),
   onReady: () => {
     messages.status(null);
     boot.python = true;
@@ -75,7 +82,7 @@ function startPython() {
   boot.python = false;
   dom.retry.hidden = true;
   messages.say("");
-  messages.status("downloading");
+  messages.status("loading");
   view.render(state);
   bridge.start();
 }

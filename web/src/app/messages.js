@@ -1,21 +1,33 @@
-// The message line (#message, an alert) and the status line (#status): what the page says.
-// Each text is kept as a function that says it in the page's language, so that switching
-// language says it again.
-import { t } from "./i18n.js";
+// What the page says: the message line (#message, an alert), the status line (#status) with the
+// download's progress bar (#progress), the new-version notice (#update) and the screen readers'
+// announcements (#announcer). Each text is kept as a function that says it in the page's
+// language, so that switching language says it again.
+import { formatNumber, t } from "./i18n.js";
 
 const NOTE_MS = 6000; // how long a note, such as why a move was refused, stays up
 
 const STAGES = {
+  loading: () => t("status.loading"),
   downloading: () => t("status.downloading"),
   starting: () => t("status.starting"),
-  installing: () => t("status.installing"),
 };
 
+const MB = 1e6;
+const TENTHS = { minimumFractionDigits: 1, maximumFractionDigits: 1 };
+
+/** "Downloading Python… 42% (2.9 of 6.1 MB)": the worker's progress ({loaded, total} bytes). */
+function downloaded({ loaded, total }) {
+  const megabytes = (bytes) => formatNumber(bytes / MB, TENTHS);
+  const percent = total > 0 ? Math.floor((100 * loaded) / total) : 0;
+  return t("status.progress", { percent, loaded: megabytes(loaded), total: megabytes(total) });
+}
+
 /**
- * The page's lines: say(text) and note(text) on the message line, status(stage), and
- * announce(text) for screen readers only (a polite live region).
+ * The page's lines: say(text) and note(text) on the message line; status(stage) and
+ * progress(loaded, total) on the status line and its bar; offerUpdate(apply) for a new
+ * version; announce(text) for screen readers only (a polite live region).
  */
-export function createMessages(messageLine, statusLine, announcer) {
+export function createMessages({ messageLine, statusLine, progressBar, updateNotice, announcer }) {
   let saying = () => "";
   let stage = null;
   let timer = 0;
@@ -36,10 +48,36 @@ export function createMessages(messageLine, statusLine, announcer) {
     }, NOTE_MS);
   }
 
-  /** Show a loading stage ("downloading", "starting", "installing") on the status line, or null. */
+  /**
+   * Show a loading stage ("loading", "downloading", "starting"), the download's progress
+   * ({loaded, total}) or nothing (null) on the status line; the bar shows the fraction
+   * downloaded, and moves without one while no size is known.
+   */
   function status(next) {
     stage = next;
-    statusLine.textContent = next === null ? "" : (STAGES[next]?.() ?? next);
+    const counting = typeof next === "object" && next !== null;
+    // While the downloads run, screen readers wait for the stage after them (aria-busy).
+    statusLine.toggleAttribute("aria-busy", counting);
+    if (counting && next.total > 0) progressBar.value = Math.min(1, next.loaded / next.total);
+    else progressBar.removeAttribute("value");
+    if (next === null) statusLine.textContent = "";
+    else if (counting) statusLine.textContent = downloaded(next);
+    else statusLine.textContent = STAGES[next]?.() ?? next;
+  }
+
+  /** Show how much of the runtime has downloaded: bytes loaded of total. */
+  function progress(loaded, total) {
+    status({ loaded, total });
+  }
+
+  /** Show the new-version notice; its button calls `apply` (which reloads the page). */
+  function offerUpdate(apply) {
+    const button = updateNotice.querySelector("button");
+    updateNotice.hidden = false;
+    button.onclick = () => {
+      button.disabled = true;
+      apply();
+    };
   }
 
   /** Say both lines again, in the language now in use. */
@@ -54,5 +92,5 @@ export function createMessages(messageLine, statusLine, announcer) {
     announcer.textContent = text;
   }
 
-  return { say, note, status, refresh, announce };
+  return { say, note, status, progress, offerUpdate, refresh, announce };
 }

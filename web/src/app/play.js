@@ -42,7 +42,7 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     return done.catch(() => undefined);
   }
 
-  const call = (op, args = {}) => bridge.request({ op, args });
+  const call = (op, args = {}, options = {}) => bridge.request({ op, args }, options);
   const pythonError = (reply) => () => fromPython(reply.error, reply, state.faces);
   const label = (code) => (state.faces?.[code] ? cardLabel(state.faces[code]) : code);
 
@@ -169,9 +169,12 @@ export function createPlay({ state, bridge, view, messages, stats }) {
 
   // --- deals -------------------------------------------------------------------------------
 
-  /** Open a game (freecell._web.Session.new_game's arguments) and record it in the history. */
-  async function openGame(args, historyMode) {
-    const reply = await call("new_game", { ...args, faces: !state.faces });
+  /**
+   * Open a game (freecell._web.Session.new_game's arguments) and record it in the history.
+   * `opening`: the game the page's address names (see bridge.js).
+   */
+  async function openGame(args, historyMode, opening = false) {
+    const reply = await call("new_game", { ...args, faces: !state.faces }, { opening });
     if (reply.faces) state.faces = reply.faces;
     if (!reply.ok) {
       messages.say(pythonError(reply));
@@ -225,6 +228,7 @@ export function createPlay({ state, bridge, view, messages, stats }) {
       const opened = await openGame(
         { text, moves: linked ? moves : "", history: linked ? kept(text, moves) : "" },
         linked ? historyMode : "replace",
+        true,
       );
       // A language chosen earlier stays in the URL of the entry gone back to.
       if (opened && state.languageChosen && !readUrl().language) writeUrl(state);

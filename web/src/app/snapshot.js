@@ -1,19 +1,22 @@
 // Python's memory, saved once the dealer is imported, so that later visits skip Python's start.
 //
-// A build's first boot in a browser runs as usual (micropip installs our wheel, freecell._web is
-// imported), then takes a snapshot: Pyodide's memory (pyodide.makeMemorySnapshot), stored with
-// the files in site-packages, which live outside that memory. It goes into the build's cache
-// (the service worker's, see ../sw.js), so it lives and dies with the build. Later visits give
-// it to loadPyodide({_loadSnapshot}) and write the files back before Python resumes: Python is
-// then where the first visit left it, the dealer imported, without starting the interpreter,
-// importing micropip or installing anything. Memory snapshots are an experimental Pyodide
-// feature; the worker boots without one whenever restoring fails.
+// A build's first boot in a browser runs as usual (our wheel is unpacked into site-packages,
+// freecell._web is imported), then takes a snapshot: Pyodide's memory
+// (pyodide.makeMemorySnapshot), stored with the files in site-packages, which live outside that
+// memory. It goes into the build's cache (the service worker's, see ../sw.js), so it lives and
+// dies with the build. Later visits give it to loadPyodide({_loadSnapshot}) and write the files
+// back before Python resumes: Python is then where the first visit left it, the dealer
+// imported, without starting the interpreter or installing anything. Memory snapshots are an
+// experimental Pyodide feature; the worker boots without one whenever restoring fails.
 //
-// A cache entry: the body is the memory snapshot followed by the files' bytes; its header
-// x-snapshot-layout says how to cut it: {memory: size, files: [[path, size], ...]}.
+// A cache entry: the body is the memory snapshot's pages that hold anything but zeros (about 13
+// of its 31 MB), then the files' bytes; its header x-snapshot-layout says how to cut it:
+// {memory: size, pages: [[offset, size], ...], files: [[path, size], ...]}. Reading fewer
+// bytes back is what a repeat visit waits for.
 
 const KEY = "snapshot.bin"; // resolved against the site's root; never on the server
 const LAYOUT = "x-snapshot-layout";
+const PAGE = 65536; // WebAssembly's page: the zeros left out are whole pages
 
 /** The snapshot saved in the build's cache, as a Response whose body is unread, or null. */
 export async function findSnapshot(root, cacheName) {
@@ -44,23 +47,36 @@ export async function forgetSnapshot(root, cacheName) {
  */
 export function readSnapshot(response) {
   const layout = JSON.parse(response.headers.get(LAYOUT));
-  const total = layout.files.reduce((sum, [, size]) => sum + size, layout.memory);
-  const bytes = new Uint8Array(total);
+  const filesSize = layout.files.reduce((sum, [, size]) => sum + size, 0);
+  const bytes = new Uint8Array(layout.memory + filesSize); // zeros, but where the body says
   let offset = layout.memory;
   const files = layout.files.map(([path, size]) => {
     offset += size;
     return [path, bytes.subarray(offset - size, offset)];
   });
+  // Where the body's bytes go, in order: the memory's pages, then the files.
+  const parts = [...(layout.pages ?? [[0, layout.memory]]), [layout.memory, filesSize]];
+  const expected = parts.reduce((sum, [, size]) => sum + size, 0);
   const filled = (async () => {
     const reader = response.body.getReader();
-    let at = 0;
+    let received = 0;
+    let part = 0;
+    let at = 0; // within parts[part]
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      bytes.set(value, at); // throws past the end
-      at += value.length;
+      received += value.length;
+      if (received > expected) throw new Error("the saved snapshot is too long");
+      for (let taken = 0; taken < value.length; ) {
+        while (at === parts[part][1]) [part, at] = [part + 1, 0];
+        const [start, size] = parts[part];
+        const count = Math.min(size - at, value.length - taken);
+        bytes.set(value.subarray(taken, taken + count), start + at);
+        taken += count;
+        at += count;
+      }
     }
-    if (at !== total) throw new Error("the saved snapshot is incomplete");
+    if (received !== expected) throw new Error("the saved snapshot is incomplete");
   })();
   // Pyodide keeps its options, the snapshot among them: once restored, the buffer is detached
   // so that it can be freed (ArrayBuffer.prototype.transfer, where the browser has it).
@@ -103,30 +119,43 @@ function filesUnder(FS, folder) {
 
 /**
  * Take Python's state now, for the build's later visits: {memory} for storeSnapshot, or null.
- * Pyodide can snapshot only a runtime that holds no JavaScript objects it cannot name again,
- * so micropip, which keeps some, is dropped from sys.modules first, and the package registry
- * is emptied, as a fresh runtime's is (the restored runtime never loads packages).
+ * Pyodide can snapshot only a runtime that holds no JavaScript objects it cannot name again:
+ * the page's boot makes none (it installs no package and imports nothing that does).
  */
 export function takeSnapshot(pyodide) {
   try {
-    const web = pyodide.pyimport("freecell._web");
-    web.forget_installer();
-    web.destroy();
-    for (const name of Object.keys(pyodide.loadedPackages)) delete pyodide.loadedPackages[name];
     return { memory: pyodide.makeMemorySnapshot() };
   } catch {
     return null;
   }
 }
 
+/** The runs of pages of memory that hold anything but zeros, as [[offset, size], ...]. */
+function usedPages(memory) {
+  const runs = [];
+  for (let start = 0; start < memory.length; start += PAGE) {
+    const end = Math.min(start + PAGE, memory.length);
+    let used = false;
+    for (let at = start; at < end && !used; at++) used = memory[at] !== 0;
+    if (!used) continue;
+    const last = runs.at(-1);
+    if (last && last[0] + last[1] === start) last[1] += end - start;
+    else runs.push([start, end - start]);
+  }
+  return runs;
+}
+
 /** A snapshot from takeSnapshot as a Response to cache, with the files in site-packages. */
 export function snapshotResponse(pyodide, { memory }) {
   const files = filesUnder(pyodide.FS, pyodide._api.sitePackages);
+  const pages = usedPages(memory);
   const layout = {
     memory: memory.length,
+    pages,
     files: files.map(([path, bytes]) => [path, bytes.length]),
   };
-  const body = new Blob([memory, ...files.map(([, bytes]) => bytes)]);
+  const kept = pages.map(([start, size]) => memory.subarray(start, start + size));
+  const body = new Blob([...kept, ...files.map(([, bytes]) => bytes)]);
   const headers = { "content-type": "application/octet-stream", [LAYOUT]: JSON.stringify(layout) };
   return new Response(body, { headers });
 }

@@ -91,11 +91,5 @@ export function createView(dom) {
     next();
   }
 
-  /** Show how far the downloads are: a fraction, or null while it is not known. */
-  function progress(fraction) {
-    if (fraction === null) dom.progress.removeAttribute("value");
-    else dom.progress.value = fraction;
-  }
-
-  return { render, progress };
+  return { render };
 }

@@ -1,31 +1,50 @@
-// The Python side of the page: a module worker that boots Pyodide, installs our wheel with
-// micropip and answers the page's requests with one freecell._web.Session.
+// The Python side of the page: a module worker that boots Pyodide, installs our wheel and
+// answers the page's requests with one freecell._web.Session.
 //
-// Protocol, page -> worker: {id, op, args}, where op names the Session method it calls:
-//   new_game {text, moves, step, faces, history}  opens the session's game (`step` deals on
+// Protocol, page -> worker:
+//   {type: "start", controlled, preloaded}  first, from boot.js: whether a service worker serves
+//                                        the site, and the URLs of the downloads the page
+//                                        started (its preloads) and hands over
+//   {type: "manifest", files} | {type: "manifest", error}
+//                                        the site's manifest.json, which boot.js fetches as it
+//                                        starts the worker (the worker would ask later)
+//   {type: "preloaded", url, status, statusText, headers, body}
+//                                        one of them: the response, its body a transferred
+//                                        ReadableStream; without `status`, the worker fetches
+//                                        the URL itself (the browser cannot transfer streams)
+//   {id, op, args}                       a request; op names the Session method it calls:
+//     new_game {text, moves, step, faces, history}  opens the session's game (`step` deals on
 //                                        from the one in `text`), replaying a link's moves with
 //                                        the history the tab kept of them (kept.js)
-//   play {source, target, card, auto, longest}  a move (places 1-8, a-d, h; card optional;
+//     play {source, target, card, auto, longest}  a move (places 1-8, a-d, h; card optional;
 //                                        longest: a click's move of a run to an empty cascade)
-//   play_card {card, auto}               a double click's best move
-//   auto_moves                           the safe moves home there are (auto-move turned on)
-//   undo | redo | restart                the history
-//   position_text                        the position in fc-solve's format (Copy text)
-//   play_move {move}                     one move in notation, no automatic moves (Solve)
-//   hint                                 a solution from here, or that there is none: answered
+//     play_card {card, auto}             a double click's best move
+//     auto_moves                         the safe moves home there are (auto-move turned on)
+//     undo | redo | restart              the history
+//     position_text                      the position in fc-solve's format (Copy text)
+//     play_move {move}                   one move in notation, no automatic moves (Solve)
+//     hint                               a solution from here, or that there is none: answered
 //                                        when the search ends ({cancelled} if the game moved on)
-//   targets {source}                     where a selection could go
-// worker -> page: {type: "status", stage: "downloading" | "starting" | "installing"}
+//     targets {source}                   where a selection could go
+// worker -> page: {type: "status", stage: "downloading" | "starting"}
+//                 {type: "progress", loaded, total}   while downloading (a visit that no service
+//                                        worker serves): bytes of the runtime files (the
+//                                        WebAssembly, the standard library, our wheel) received
+//                                        so far and in all, as files (decompressed); at most
+//                                        every PROGRESS_MS, and once all are in
 //                 {type: "ready"} | {type: "failed", message}
 //                 {type: "reply", id, reply}   (reply is the method's JSON, parsed)
 // Game replies: {ok, error?, code?, params?, notice?, game, steps?, ...}; game is the state
 // after the request (see freecell._web).
-// Boot, as parallel as it can be: the manifest and the runtime module are fetched at once. The
-// first boot of a build in a browser: loadPyodide downloads the WebAssembly, the standard
-// library (compiled to bytecode at build time, see build.py) and micropip's wheel together
-// while the runtime starts, our wheel downloads meanwhile, micropip installs it, and Python's
+//
+// Boot, as parallel as it can be. The page's preloads start the standard library's and our
+// wheel's downloads with the page (build.py writes them into index.html), and boot.js hands
+// them over. The worker starts the runtime's two modules, the manifest and snapshot.js at once,
+// then the WebAssembly, which it compiles while it streams (see "the runtime's WebAssembly").
+// The first boot of a build in a browser: Python starts with the standard library (compiled to
+// bytecode at build time, see build.py), our wheel is unpacked into site-packages, and Python's
 // memory is then saved (snapshot.js). Later boots resume from that snapshot instead: no
-// interpreter start, no micropip, no install.
+// interpreter start, no install.
 const here = new URL(".", import.meta.url);
 const root = new URL("../", here);
 
@@ -35,6 +54,141 @@ function status(stage) {
   if (!booted) postMessage({ type: "status", stage });
 }
 
+// Fails the boot at once, whatever it is waiting for: a runtime file that answers with an HTTP
+// error (loadPyodide may never settle without its WebAssembly), or Python not starting in time.
+let failed = false;
+let reject;
+const failure = new Promise((_, settle) => {
+  reject = settle;
+});
+failure.catch(() => {});
+
+function fail(error) {
+  failed = true;
+  reject(error);
+}
+
+function race(promise) {
+  return Promise.race([promise, failure]);
+}
+
+// --- what the page says first, and the downloads it hands over ---------------------------------
+
+let hello;
+const started = new Promise((resolve) => {
+  hello = resolve;
+});
+let named;
+const manifest = new Promise((resolve, reject) => {
+  named = { resolve, reject };
+});
+manifest.catch(() => {});
+const handed = new Map(); // url -> {promise, resolve, reject}: a handed-over Response
+
+function onBootMessage(data) {
+  if (data.type === "start") {
+    for (const url of data.preloaded ?? []) {
+      const entry = {};
+      entry.promise = new Promise((resolve, reject) => Object.assign(entry, { resolve, reject }));
+      entry.promise.catch(() => {});
+      handed.set(url, entry);
+    }
+    begin(data);
+    hello(data);
+  } else if (data.type === "manifest") {
+    if (data.files) named.resolve(data.files);
+    else named.reject(new Error(data.error));
+  } else if (data.type === "preloaded") {
+    const entry = handed.get(data.url);
+    if (!entry) return;
+    if (data.status === undefined) {
+      handed.delete(data.url); // fetch it here instead
+      entry.resolve(null);
+      return;
+    }
+    const { status, statusText, headers } = data;
+    entry.resolve(new Response(data.body, { status, statusText, headers }));
+  }
+}
+
+// --- every download of the boot goes through here ------------------------------------------------
+
+const PROGRESS_MS = 200;
+const network = self.fetch.bind(self);
+const watched = new Map(); // url -> {size, loaded, done}: the runtime files counted
+let progressTimer = 0;
+let counting = false; // downloading (no service worker serves the site): count and report
+let fillCache = null; // the build's cache, to copy the downloads into (see observe)
+let sized = false; // the watched files' sizes are known (from the manifest)
+
+function reportProgress() {
+  progressTimer = 0;
+  if (!sized) return;
+  let loaded = 0;
+  let total = 0;
+  for (const file of watched.values()) {
+    loaded += Math.min(file.loaded, file.size);
+    total += file.size;
+  }
+  if (!booted) postMessage({ type: "progress", loaded, total });
+}
+
+function allIn() {
+  if (sized && [...watched.values()].every((each) => each.done)) startingSoon();
+}
+
+// Counts a download's bytes on a copy of it (the response itself goes on untouched, so that
+// the browser can still cache the WebAssembly's compiled code with it). When no service worker
+// serves the site yet (a first visit), another copy goes into the build's cache, which the
+// service worker then checks and serves: a first visit downloads the runtime once, not twice.
+async function observe(url, response) {
+  const file = watched.get(url);
+  if (fillCache) {
+    const copy = response.clone();
+    fillCache.then((cache) => cache.put(url, copy)).catch(() => {});
+  }
+  try {
+    const reader = response.clone().body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      file.loaded += value.byteLength;
+      progressTimer ||= setTimeout(reportProgress, PROGRESS_MS);
+    }
+  } catch {
+    return; // the download itself fails, and says why
+  }
+  file.done = true;
+  clearTimeout(progressTimer);
+  reportProgress();
+  allIn();
+}
+
+self.fetch = async (input, init) => {
+  const url = new URL(input instanceof Request ? input.url : input, self.location.href).href;
+  if (url === PYODIDE_WASM) return compiledEarly;
+  const name = url.split("/").pop();
+  let response;
+  try {
+    response = (await handed.get(url)?.promise) ?? (await network(input, init));
+  } catch (error) {
+    // loadPyodide waits forever for a WebAssembly that failed to download
+    if (watched.has(url)) fail(new Error(`${name} could not be downloaded (${error.message})`));
+    throw error;
+  } finally {
+    handed.delete(url);
+  }
+  if (!watched.has(url)) return response;
+  if (!response.ok) {
+    response.body?.cancel().catch(() => {});
+    const error = new Error(`${name} could not be downloaded (HTTP ${response.status})`);
+    fail(error);
+    throw error;
+  }
+  if (counting) observe(url, response);
+  return response;
+};
+
 function fetchOk(url, what = url.pathname.split("/").pop()) {
   return fetch(url).then((response) => {
     if (!response.ok) throw new Error(`${what} could not be downloaded (HTTP ${response.status})`);
@@ -42,110 +196,156 @@ function fetchOk(url, what = url.pathname.split("/").pop()) {
   });
 }
 
+/** Start downloading url now; the boot's own fetch of it (Pyodide's, say) then takes it. */
+function prefetch(url) {
+  if (handed.has(url)) return;
+  const promise = network(url);
+  promise.catch(() => {});
+  handed.set(url, { promise });
+}
+
+// --- the runtime's WebAssembly -----------------------------------------------------------------
+
+// The worker compiles the runtime's WebAssembly itself, from the moment the manifest names it
+// (its folder is named by its content), while it streams: loadPyodide's own download of it
+// (at pyodide/pyodide.asm.wasm, where it never is) is answered with a stand-in, and its
+// instantiation with the module compiled here. On a repeat visit the browser's HTTP cache
+// serves it if it can (cache: "only-if-cached", never the network; the service worker lets
+// those requests through): Chromium keeps the compiled code of a module that came from its
+// HTTP cache, as the first visit's download does, and a later visit then skips compiling the
+// functions the first one ran. A module from the service worker's cache gets no such code, so
+// that copy only stands in when the HTTP cache has none.
+const PYODIDE_WASM = new URL("pyodide/pyodide.asm.wasm", root).href;
+let runtimeModule = null; // Promise of the WebAssembly.Module
+const compiledEarly = new Response(null, { headers: { "content-type": "application/wasm" } });
+const instantiateStreaming = WebAssembly.instantiateStreaming;
+WebAssembly.instantiateStreaming = async (source, imports) => {
+  if ((await source) !== compiledEarly) return instantiateStreaming(source, imports);
+  const module = await runtimeModule;
+  return { module, instance: await WebAssembly.instantiate(module, imports) };
+};
+
+async function downloadRuntime(url) {
+  if (!counting) {
+    try {
+      const cached = await network(url, { cache: "only-if-cached", mode: "same-origin" });
+      if (cached.ok) return cached;
+    } catch {
+      // not in the HTTP cache: the service worker's copy
+    }
+  }
+  return fetch(url);
+}
+
+function compileRuntime(url) {
+  watched.set(url, watched.get(url) ?? { loaded: 0 });
+  runtimeModule = WebAssembly.compileStreaming(downloadRuntime(url));
+  runtimeModule.catch((error) => fail(new Error(`pyodide.asm.wasm: ${error.message}`)));
+}
+
+// What the worker starts once the page has said whether it downloads.
+function begin({ controlled }) {
+  counting = !controlled;
+  if (counting) status("downloading");
+  if (counting && self.caches) {
+    fillCache = manifest.then((files) => caches.open(cacheName(files.build)));
+    fillCache.catch(() => {});
+  }
+}
+
+// --- the boot ----------------------------------------------------------------------------------
+
 // The build's cache, which the service worker serves from (its PREFIX + the build's id).
 function cacheName(build) {
   return `freecell-${build}`;
 }
 
-// When no service worker controls the page yet (bridge.js names this worker "fill-cache"), a
-// copy of each file this worker downloads goes into the build's cache, which the service worker
-// then serves: a first visit downloads the runtime once, not twice.
-function fillCache(manifest) {
-  if (self.name !== "fill-cache" || !self.caches) return;
-  const cache = manifest.then((files) => caches.open(cacheName(files.build)));
-  cache.catch(() => {});
-  const download = self.fetch.bind(self);
-  self.fetch = async (input, init) => {
-    const response = await download(input, init);
-    const url = response.url.split("?")[0];
-    if (response.ok && response.type === "basic" && url.startsWith(root.href)) {
-      const copy = response.clone();
-      cache.then((open) => open.put(url, copy)).catch(() => {});
-    }
-    return response;
-  };
-}
-
 const START_TIMEOUT_MS = 45_000; // after the downloads, Python starts in a few seconds
+let startTimer = 0;
 
-// Watches the downloads: a runtime file that answers with an HTTP error fails the boot at once
-// (loadPyodide may never settle when its WebAssembly is missing), and once the two big files
-// are in, Python is starting and must be ready within START_TIMEOUT_MS.
-function watchDownloads() {
-  const pending = new Set(["pyodide.asm.wasm", "python_stdlib.zip"]);
-  let reject;
-  const failure = new Promise((_, fail) => {
-    reject = fail;
-  });
-  const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      const name = entry.name.split("?")[0].split("/").pop();
-      if (entry.name.startsWith(root.href) && entry.responseStatus >= 400) {
-        reject(new Error(`${name} could not be downloaded (HTTP ${entry.responseStatus})`));
-      }
-      pending.delete(name);
-    }
-    if (pending.size === 0) {
-      observer.disconnect();
-      status("starting");
-      setTimeout(() => reject(new Error("Python did not start")), START_TIMEOUT_MS);
-    }
-  });
-  observer.observe({ type: "resource", buffered: true });
-  return failure;
+function startingSoon() {
+  if (startTimer) return;
+  status("starting");
+  startTimer = setTimeout(() => fail(new Error("Python did not start")), START_TIMEOUT_MS);
 }
+
+// Started at once: the runtime's two modules (the second is the bulk of its JavaScript, which
+// loadPyodide would only ask for after the first) and snapshot.js.
+const runtime = import("../pyodide/pyodide.mjs");
+const glue = import("../pyodide/pyodide.asm.mjs");
+const snapshots = import("./snapshot.js");
+for (const promise of [runtime, glue, snapshots]) promise.catch(() => {});
 
 async function boot() {
-  status("downloading");
-  const failure = watchDownloads();
-  let downloadFailed = false;
-  failure.catch(() => {
-    downloadFailed = true;
-  });
-  const manifest = fetchOk(new URL("manifest.json", root)).then((response) => response.json());
-  fillCache(manifest);
-  // Imported here, not at the top, so that it downloads alongside the rest.
-  const snapshots = import("./snapshot.js");
-  snapshots.catch(() => {});
-  const saved = Promise.all([snapshots, manifest]).then(
-    ([{ findSnapshot }, files]) => findSnapshot(root, cacheName(files.build)),
-    () => null,
+  await started;
+  const files = await race(manifest);
+  compileRuntime(new URL(files.wasm, root).href);
+  const stdlib = new URL(files.stdlib, root).href;
+  prefetch(stdlib);
+  const tools = await snapshots.catch(() => null);
+  const saved = await tools?.findSnapshot(root, cacheName(files.build));
+  // The snapshot's bytes are read from now on, while the runtime loads and compiles.
+  let restored = null;
+  try {
+    restored = saved ? tools.readSnapshot(saved) : null;
+    restored?.filled.catch(() => {});
+  } catch {
+    await tools.forgetSnapshot(root, cacheName(files.build)); // its layout cannot be read
+  }
+  const dealer = new URL(files.dealer, root).href;
+  for (const url of [stdlib, ...(restored ? [] : [dealer])]) {
+    watched.set(url, watched.get(url) ?? { loaded: 0 });
+  }
+  for (const [url, file] of watched) {
+    file.size = files.files[url.slice(root.href.length)]?.size ?? 0;
+  }
+  sized = true;
+  allIn();
+  if (restored) {
+    // the page's preload of our wheel is not needed: Python resumes with it installed
+    handed.get(dealer)?.promise.then((response) => response?.body?.cancel()).catch(() => {});
+    handed.delete(dealer);
+  }
+  // Our wheel downloads alongside the runtime's files.
+  const wheel = () => fetchOk(new URL(dealer)).then((response) => response.arrayBuffer());
+  const firstWheel = restored ? null : wheel();
+  firstWheel?.catch(() => {});
+  const [{ loadPyodide }, { default: createPyodideModule }] = await race(
+    Promise.all([runtime, glue]),
   );
-  const runtime = import("../pyodide/pyodide.mjs");
-  const [{ loadPyodide }, files, snapshot] = await Promise.race([
-    Promise.all([runtime, manifest, saved]),
-    failure,
-  ]);
   performance.mark("runtime-module");
+  if (!counting) startingSoon(); // the files are at hand
   const options = {
     indexURL: new URL("pyodide/", root).href,
-    stdLibURL: new URL(files.stdlib, root).href,
+    stdLibURL: stdlib,
+    createPyodideModule,
+    // The page loads no Pyodide package: an empty lock file (with the runtime's info, which
+    // loadPyodide checks) instead of downloading pyodide-lock.json.
+    lockFileContents: { info: files.lockfile_info, packages: {} },
   };
-  if (snapshot) {
-    const { forgetSnapshot, readSnapshot, restoreFiles } = await snapshots;
-    let restored = null;
-    try {
-      // The snapshot's bytes are read while the WebAssembly compiles.
-      restored = readSnapshot(snapshot);
-      restored.filled.catch(() => {});
-      const pyodide = await Promise.race([
-        loadPyodide({ ...options, _loadSnapshot: restored.memory, fsInit: restoreFiles(restored) }),
-        failure,
-      ]);
-      performance.mark("python-started");
-      const web = pyodide.pyimport("freecell._web");
-      performance.mark("dealer-imported");
-      warmUp(web);
-      return web;
-    } catch {
-      // A snapshot that cannot be restored is forgotten. (A failed download fails the boot
-      // below as well, at once.)
-      if (!downloadFailed) await forgetSnapshot(root, cacheName(files.build));
-    } finally {
-      restored?.release();
-    }
+  if (!restored) return bootAndSave(loadPyodide, options, files, firstWheel);
+  try {
+    const pyodide = await race(
+      loadPyodide({
+        ...options,
+        _loadSnapshot: restored.memory,
+        fsInit: tools.restoreFiles(restored),
+      }),
+    );
+    performance.mark("python-started");
+    const web = pyodide.pyimport("freecell._web");
+    performance.mark("dealer-imported");
+    warmUp(web);
+    return web;
+  } catch (error) {
+    // A snapshot that cannot be restored is forgotten, and Python boots as on a first visit.
+    // A failed download fails the boot.
+    if (failed) throw error;
+    await tools.forgetSnapshot(root, cacheName(files.build));
+  } finally {
+    restored.release();
   }
-  return bootAndSave(loadPyodide, options, files, failure, snapshots);
+  return bootAndSave(loadPyodide, options, files, wheel());
 }
 
 // After a snapshot, the WebAssembly engine runs Python's interpreter on unoptimised code until
@@ -169,43 +369,28 @@ function warmUp(web, spent = 0, number = 1) {
   }, 0);
 }
 
-// A build's first boot here: micropip installs our wheel, then Python's state is saved for
-// the next visits (snapshot.js).
-async function bootAndSave(loadPyodide, options, files, failure, snapshots) {
-  const dealer = fetchOk(new URL(files.dealer, root)).then(async (response) => {
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    return { name: files.dealer.split("/").pop(), bytes };
-  });
-  dealer.catch(() => {});
-  const pyodide = await Promise.race([
+// A build's first boot here: Python starts, our wheel is unpacked into site-packages (a pure
+// Python wheel needs no installer), then Python's state is saved for the next visits.
+async function bootAndSave(loadPyodide, options, files, wheel) {
+  let sitePackages = null;
+  const pyodide = await race(
     loadPyodide({
       ...options,
-      // By URL: the runtime's lockfile names a micropip build whose hash differs from ours.
-      packages: [new URL(files.micropip, root).href],
       _makeSnapshot: Boolean(self.caches),
+      fsInit: async (_, info) => {
+        sitePackages = info.sitePackages;
+      },
     }),
-    failure,
-  ]);
+  );
   performance.mark("python-started");
-  if (!pyodide.loadedPackages.micropip) throw new Error("micropip could not be loaded");
-  status("installing");
-  const wheel = await Promise.race([dealer, failure]);
-  const path = `/tmp/${wheel.name}`;
-  pyodide.FS.writeFile(path, wheel.bytes);
-  const micropip = pyodide.pyimport("micropip");
-  performance.mark("micropip-imported");
-  await micropip.install(`emfs:${path}`);
-  micropip.destroy();
-  pyodide.FS.unlink(path);
+  pyodide.unpackArchive(new Uint8Array(await race(wheel)), "wheel", { extractDir: sitePackages });
   performance.mark("dealer-installed");
   const web = pyodide.pyimport("freecell._web");
   performance.mark("dealer-imported");
   const tools = self.caches ? await snapshots.catch(() => null) : null;
   if (tools) {
-    // One turn of the event loop first, in which micropip's finished install lets go of its
-    // promises. The memory is copied before any request changes it; storing it waits until
-    // the first board is out.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // The memory is copied before any request changes it; storing it waits until the first
+    // board is out.
     const { storeSnapshot, takeSnapshot } = tools;
     const snapshot = takeSnapshot(pyodide);
     performance.mark("snapshot-taken");
@@ -216,6 +401,7 @@ async function bootAndSave(loadPyodide, options, files, failure, snapshots) {
 }
 
 const api = boot();
+api.finally(() => clearTimeout(startTimer)).catch(() => {});
 api.then(
   () => {
     booted = true;
@@ -299,6 +485,10 @@ session.then((python) => {
 });
 
 self.onmessage = async ({ data }) => {
+  if (["start", "manifest", "preloaded"].includes(data?.type)) {
+    onBootMessage(data);
+    return;
+  }
   const python = await session;
   const reply = call(python, data.op, data.args);
   if (data.op === "hint" && reply.pending) {

@@ -1,0 +1,77 @@
+"""Every request of the page's API, and its refusals, for tests/test_pyodide.py; prints JSON.
+
+Not a test module of its own: tests/test_pyodide.py runs it in Pyodide with the site's own
+compiled standard library (what a visitor's browser has) and in CPython, and compares the two
+outputs, so a module the page needs that the site's standard library lacks fails there. It
+imports only what the page's worker imports: freecell._web and the standard library.
+"""
+
+import json
+
+from freecell._web import Session, warm_up
+
+replies = []
+session = Session()
+calls = [
+    ("undo", ()),  # no game yet
+    ("new_game", ("not a deal",)),
+    ("new_game", ("9" * 50,)),
+    ("new_game", ("617", "", 1)),
+    ("new_game", ("-2", "", -5, False)),
+    ("new_game", ("1", "5a,5b,zz,5c")),
+    ("new_game", ("1", "5a,2h")),
+    ("new_game", ("1", "36v14")),
+    ("new_game", ("1", "1av2")),
+    ("new_game", ("1", ",".join(["5a", "a5"] * 3000))),  # more than a link may replay
+    ("new_game", ("1", "5a")),
+    ("play", ("2", "h")),
+    ("play", ("5", "a")),
+    ("play", ("a", "1")),
+    ("play", ("h", "1")),
+    ("play", ("1", "x")),
+    ("play", ("1", "1")),
+    ("play", ("b", "c")),
+    ("play", ("1", "2", "ZZ")),
+    ("play", ("1", "2", "AH")),
+    ("play", ("1", "a", "JD")),
+    ("play", ("1", "h", "JD")),
+    ("play_card", ("AH",)),
+    ("play_card", ("1X",)),
+    ("new_game", ("617",)),
+    *[("targets", (place,)) for place in "12345678abcdhz"],
+    ("play_card", ("AD",)),
+    ("play", ("1", "a", "", False)),
+    ("play", ("5", "b")),
+    ("undo", ()),
+    ("undo", ()),
+    ("redo", ()),
+    ("restart", ()),
+    ("redo", ()),
+    ("new_game", ("22", "82vc")),
+    ("new_game", ("1", "5a,5b", 0, True, "not a history")),
+    ("new_game", ("1", "5a,5b,5c,5d,5h")),
+    ("undo", ()),
+    ("new_game", ("1", "5a,5b,5c,5d", 0, True, '{"auto": [false, false, false, false]}')),
+    ("auto_moves", ()),
+    ("position_text", ()),
+    ("play", ("2", "6", "", True, True)),
+    ("play_move", ("zz",)),
+    ("play_move", ("2h",)),
+    ("play_move", ("4h",)),
+    ("new_game", ("617",)),
+    ("hint", ()),
+    ("think", (60,)),
+    ("hint", ()),
+    ("new_game", ("11982",)),
+    ("hint", ()),
+    ("think", (0.001,)),
+    ("new_game", ("1",)),  # a new game ends the search
+    ("think", (0.001,)),
+]
+for name, args in calls:
+    reply = getattr(session, name)(*args)
+    # think() says how the search stands ("thinking", "done", "idle"); the others reply in JSON.
+    replies.append([name, args, reply if name == "think" else json.loads(reply)])
+warm_up(1)
+warm_up(617, 60)
+print(json.dumps(replies, ensure_ascii=False, sort_keys=True))
