@@ -91,6 +91,8 @@ class ErrorLog(Protocol):
 
 
 RUNTIME_FILES = ["**/pyodide.asm.wasm", "**/python_stdlib.zip", "**/freecell_deals-*.whl"]
+FAILS_WITHIN_MS = 10_000
+"""A runtime file that cannot be downloaded is reported this soon (it once took 45 s)."""
 
 WATCH_ALERT_JS = """() => {
     window.__alertObserver?.disconnect();
@@ -489,27 +491,42 @@ class TestLoading:
         assert_shows(page, 2000)
 
     @pytest.mark.console_errors_expected
+    @pytest.mark.parametrize("failure", ["404", "aborted"])
     @pytest.mark.parametrize("pattern", RUNTIME_FILES)
     def test_runtime_file_missing_then_retry(
-        self, make_context: ContextFactory, site_url: str, pattern: str
+        self, make_context: ContextFactory, site_url: str, pattern: str, failure: str
     ) -> None:
-        """A runtime file that fails to load on a first visit: the error state, then Retry.
+        """A runtime file that fails to load on a first visit: said at once, then Retry.
 
-        A fresh context each time: a later visit resumes Python without the wheels.
+        The message names the file (and the HTTP status), the worker leaves no uncaught error
+        behind, and Retry boots. A fresh context each time: a later visit resumes Python
+        without the runtime's files.
         """
+        file = pattern.removeprefix("**/").split("*")[0]
         with make_context() as context:
             page = context.new_page()
-            page.route(pattern, lambda route: route.fulfill(status=404, body="missing"))
+            uncaught: list[str] = []
+            page.on("pageerror", lambda error: uncaught.append(str(error)))
+            if failure == "404":
+                page.route(pattern, lambda route: route.fulfill(status=404, body="missing"))
+            else:
+                page.route(pattern, lambda route: route.abort())
             page.goto(f"{site_url}?deal=617")
             html = page.locator("html")
-            expect(html).to_have_attribute("data-state", "error", timeout=BOOT_MS)
-            expect(page.get_by_role("alert")).to_contain_text("Python could not be loaded")
+            expect(html).to_have_attribute("data-state", "error", timeout=FAILS_WITHIN_MS)
+            alert = page.get_by_role("alert")
+            expect(alert).to_contain_text("Python could not be loaded")
+            expect(alert).to_contain_text(file)
+            if failure == "404":
+                expect(alert).to_contain_text("HTTP 404")
             retry = page.locator("[data-action=retry]")
             expect(retry).to_be_visible()
+            assert uncaught == []
             page.unroute(pattern)
             retry.click()
             expect(html).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
             assert_shows(page, 617)
+            assert uncaught == []
 
 
 class TestServing:

@@ -72,6 +72,13 @@ function race(promise) {
   return Promise.race([promise, failure]);
 }
 
+// Once the boot has failed (and the page has been told why), what the abandoned boot still had
+// under way (Pyodide's own downloads, our wheel's) rejects with nobody left to listen: the same
+// failure, already reported, not an uncaught error of its own.
+self.addEventListener("unhandledrejection", (event) => {
+  if (failed) event.preventDefault();
+});
+
 // --- what the page says first, and the downloads it hands over ---------------------------------
 
 let hello;
@@ -274,7 +281,8 @@ function startingSoon() {
 const runtime = import("../pyodide/pyodide.mjs");
 const glue = import("../pyodide/pyodide.asm.mjs");
 const snapshots = import("./snapshot.js");
-for (const promise of [runtime, glue, snapshots]) promise.catch(() => {});
+for (const promise of [runtime, glue]) promise.catch(fail);
+snapshots.catch(() => {}); // without it, Python boots each time as on a first visit
 
 async function boot() {
   await started;
