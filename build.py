@@ -44,6 +44,7 @@ WEB = ROOT / "web"
 DIST = ROOT / "dist"
 PYODIDE = WEB / "node_modules" / "pyodide"
 STDLIB_DIR = ROOT / "build" / "stdlib"
+MICROPIP_DIR = ROOT / "build" / "micropip"
 COMPILE_STDLIB = WEB / "tools" / "compile_stdlib.mjs"
 SERVICE_WORKER = "sw.js"
 BUILD_LINE = re.compile(r'^const BUILD = "[^"]*";$', re.MULTILINE)
@@ -119,10 +120,12 @@ def install_wheel(wheel: Path) -> None:
 
 
 def install_runtime() -> dict[str, Any]:
-    """Install the pinned Pyodide runtime with `npm ci`; return its version and its lock's info.
+    """Install the pinned Pyodide runtime with `npm ci`; return its version, lock info, micropip.
 
-    The page loads no Pyodide package, so instead of the lock file (pyodide-lock.json, 120 KB)
-    the worker gives loadPyodide an empty one with the same `info` (which it checks).
+    `micropip` is the file name of the micropip wheel the runtime's lock names. The page loads
+    no package from Pyodide's index (micropip comes by URL, our wheel from the site), so
+    instead of the lock file (pyodide-lock.json, 120 KB) the worker gives loadPyodide an empty
+    one with the same `info` (which it checks).
     """
     lock = WEB / "package-lock.json"
     stamp = WEB / "node_modules" / ".installed"
@@ -135,10 +138,27 @@ def install_runtime() -> dict[str, Any]:
         stamp.write_text(digest([lock]))
     runtime = json.loads((PYODIDE / "package.json").read_text())
     lock = json.loads((PYODIDE / "pyodide-lock.json").read_text())
-    return {"pyodide": runtime["version"], "lockfile_info": lock["info"]}
+    micropip = lock["packages"]["micropip"]["file_name"]
+    return {"pyodide": runtime["version"], "lockfile_info": lock["info"], "micropip": micropip}
 
 
-def compile_stdlib(runtime: dict[str, Any], dealer: Path) -> Path:
+def download_micropip(file_name: str) -> Path:
+    """Download the micropip wheel the runtime's lock file names, from PyPI (once)."""
+    wheel = MICROPIP_DIR / file_name
+    if not wheel.exists():
+        version = file_name.split("-")[1]
+        log(f"downloading micropip {version} from PyPI")
+        run(
+            VENV_PYTHON, "-m", "pip", "download", "--quiet", "--no-deps",
+            "--only-binary=:all:", "--python-version", "3.14", "--dest", MICROPIP_DIR,
+            f"micropip=={version}",
+        )  # fmt: skip
+    if not wheel.exists():
+        sys.exit(f"build.py: PyPI gave no {file_name}, the micropip that Pyodide's lock names")
+    return wheel
+
+
+def compile_stdlib(runtime: dict[str, Any], micropip: Path, dealer: Path) -> Path:
     """Return the page's standard library, compiled to bytecode by the runtime itself (cached).
 
     web/tools/compile_stdlib.mjs boots the runtime under Node.js, runs the page's boot and
@@ -148,7 +168,7 @@ def compile_stdlib(runtime: dict[str, Any], dealer: Path) -> Path:
     """
     h = hashlib.sha256(runtime["pyodide"].encode())
     compiler = COMPILE_STDLIB.with_suffix(".py")
-    for path in (COMPILE_STDLIB, compiler, PYODIDE / "python_stdlib.zip", dealer):
+    for path in (COMPILE_STDLIB, compiler, PYODIDE / "python_stdlib.zip", micropip, dealer):
         h.update(path.read_bytes())
     folder = STDLIB_DIR / f"{runtime['pyodide']}-{h.hexdigest()[:16]}"
     result = folder / "python_stdlib.zip"
@@ -161,7 +181,7 @@ def compile_stdlib(runtime: dict[str, Any], dealer: Path) -> Path:
     shutil.rmtree(STDLIB_DIR, ignore_errors=True)
     folder.mkdir(parents=True)
     partial = folder / "python_stdlib.zip.partial"
-    run("node", COMPILE_STDLIB, PYODIDE, dealer, partial)
+    run("node", COMPILE_STDLIB, PYODIDE, micropip, dealer, partial)
     partial.rename(result)
     return result
 
@@ -214,30 +234,32 @@ def seal(site: Path, manifest: dict[str, Any]) -> dict[str, Any]:
 
 
 def build_site() -> None:
-    """Build dist/: the page, the runtime and our wheel, with relative URLs only."""
+    """Build dist/: the page, the runtime, micropip and our wheel, with relative URLs only."""
     dealer = build_wheel()
     runtime = install_runtime()
-    stdlib = compile_stdlib(runtime, dealer)
+    micropip = download_micropip(runtime.pop("micropip"))
+    stdlib = compile_stdlib(runtime, micropip, dealer)
     log("building dist/")
     shutil.rmtree(DIST, ignore_errors=True)
     shutil.copytree(WEB / "src", DIST)
     (DIST / "pyodide").mkdir()
     for name in PYODIDE_FILES:
         shutil.copy2(PYODIDE / name, DIST / "pyodide" / name)
-    # The WebAssembly, the stdlib and our wheel each sit in a folder named by their content, so
+    # The WebAssembly, the stdlib and the wheels each sit in a folder named by their content, so
     # a browser's cache can never hand a page another build's copy; the stdlib keeps its stock
     # name, python_stdlib.zip.
     placed = {}
     for key, source, folder in (
         ("wasm", PYODIDE / WASM, "pyodide"),
         ("stdlib", stdlib, "stdlib"),
+        ("micropip", micropip, "wheels"),
         ("dealer", dealer, "wheels"),
     ):
         target = DIST / folder / digest([source])[:12] / source.name
         target.parent.mkdir(parents=True)
         shutil.copy2(source, target)
         placed[key] = target.relative_to(DIST).as_posix()
-    write_preloads(DIST, [placed["stdlib"], placed["dealer"]])
+    write_preloads(DIST, [placed["stdlib"], placed["micropip"], placed["dealer"]])
     seal(DIST, {**runtime, **placed})
     (DIST / ".nojekyll").write_text("")  # GitHub Pages: serve the files as they are
 

@@ -1,8 +1,9 @@
 // Run a Python script in Pyodide under Node.js with our wheel installed; print what it prints.
 // Usage: node tests/pyodide_run.mjs RUNTIME_DIR WHEEL SCRIPT [--stdlib ZIP] [INPUT...]
-// The wheel is unpacked into site-packages, as the page's worker does. With --stdlib, Python
-// has that standard library instead of the runtime's own (the site's compiled one, say). Each
-// INPUT file is copied to /tmp/inputs/ in Pyodide's file system for the script to read.
+// The wheel is unpacked into site-packages (the page installs it with micropip: see
+// pyodide_snapshot.mjs; the scripts here test the library, not its install). With --stdlib,
+// Python has that standard library instead of the runtime's own (the site's compiled one, say).
+// Each INPUT file is copied to /tmp/inputs/ in Pyodide's file system for the script to read.
 import { readFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";

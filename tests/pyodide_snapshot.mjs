@@ -1,10 +1,10 @@
 // Round-trip a memory snapshot through web/src/app/snapshot.js under Node.js, as the page's
-// worker does, with the site's own files: boot, unpack the wheel into site-packages, take the
+// worker does, with the site's own files: boot, install the wheel with micropip, take the
 // snapshot, turn it into the cached Response, read that back and resume a second runtime from
 // it. Prints one JSON line.
 // Usage: node tests/pyodide_snapshot.mjs DIST_DIR
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const [dist] = process.argv.slice(2);
@@ -13,7 +13,7 @@ const { loadPyodide } = await import(pathToFileURL(join(dist, "pyodide", "pyodid
 const snapshots = await import(pathToFileURL(join(dist, "app", "snapshot.js")).href);
 const glue = await import(pathToFileURL(join(dist, "pyodide", "pyodide.asm.mjs")).href);
 // As the page's worker has it: the runtime's JavaScript given, the WebAssembly from its own
-// folder (named by its content), the site's standard library, no lock file.
+// folder (named by its content), the site's standard library, an empty lock file.
 const options = {
   indexURL: join(dist, dirname(manifest.wasm)) + "/",
   createPyodideModule: glue.default,
@@ -21,17 +21,15 @@ const options = {
   lockFileContents: { info: manifest.lockfile_info, packages: {} },
 };
 
-let sitePackages;
-const first = await loadPyodide({
-  ...options,
-  _makeSnapshot: true,
-  fsInit: async (_, info) => {
-    sitePackages = info.sitePackages;
-  },
-});
-const wheel = new Uint8Array(readFileSync(join(dist, manifest.dealer)));
-first.unpackArchive(wheel, "wheel", { extractDir: sitePackages });
+const first = await loadPyodide({ ...options, _makeSnapshot: true });
+await first.loadPackage(join(dist, manifest.micropip), { messageCallback: () => {} });
+const wheel = `/tmp/${basename(manifest.dealer)}`;
+first.FS.writeFile(wheel, new Uint8Array(readFileSync(join(dist, manifest.dealer))));
+const micropip = first.pyimport("micropip");
+await micropip.install(`emfs:${wheel}`);
+micropip.destroy();
 first.pyimport("freecell._web");
+await new Promise((resolve) => setTimeout(resolve, 0));
 const taken = snapshots.takeSnapshot(first);
 const response = snapshots.snapshotResponse(first, taken);
 const stored = (await response.clone().arrayBuffer()).byteLength;

@@ -131,5 +131,5 @@ class TestSnapshot:
         assert any(path.endswith(".dist-info/METADATA") for path in files)
 
     def test_no_installer_in_the_snapshot(self, snapshot_result: dict[str, Any]) -> None:
-        """The wheel is unpacked, not installed: micropip (and the lock file) are never loaded."""
+        """micropip installed the wheel, and is gone from the resumed runtime."""
         assert snapshot_result["micropip_imported"] is False

@@ -20,7 +20,9 @@ followed, for the page to show one after another.
 
 from __future__ import annotations
 
+import gc
 import json
+import sys
 from collections.abc import Callable
 from typing import Any, Final, TypeGuard
 
@@ -30,7 +32,7 @@ from freecell._errors import ERROR_CODES, CodedError, message, shorten
 from freecell._game import CASCADES, Game, HistoryError, Move, Position, Snapshot
 from freecell._solver import Solution, Solver
 
-__all__ = ["ERROR_CODES", "MAX_LINK_MOVES", "Session", "warm_up"]
+__all__ = ["ERROR_CODES", "MAX_LINK_MOVES", "Session", "forget_installer", "warm_up"]
 
 MAX_LINK_MOVES: Final = 5000
 """The most moves :meth:`Session.new_game` replays from a link; more is surely not a game."""
@@ -501,3 +503,16 @@ def warm_up(number: int, search_seconds: float = 0.001) -> None:
     session.undo()
     session.redo()
     session.restart()
+
+
+def forget_installer() -> None:
+    """Drop micropip from ``sys.modules``, so that Pyodide can snapshot Python's memory.
+
+    micropip holds JavaScript objects that a memory snapshot cannot keep; the page installs
+    our wheel with it once, on a build's first visit, and never needs it again.
+
+    >>> forget_installer()
+    """
+    for name in [name for name in sys.modules if name.partition(".")[0] == "micropip"]:
+        del sys.modules[name]
+    gc.collect()

@@ -9,7 +9,8 @@ export function createDialogs(dom, stats) {
   function open(dialog) {
     if (dialog.open) return;
     // Focus goes back where it was, or to "⋯" when it was in the menu, which closes now.
-    opener = document.activeElement?.closest(".more-panel") ? dom.moreToggle : document.activeElement;
+    const focused = document.activeElement;
+    opener = focused?.closest(".more-panel") ? dom.moreToggle : focused;
     closeMenu();
     dialog.showModal();
   }

@@ -1,7 +1,7 @@
 // Python's memory, saved once the dealer is imported, so that later visits skip Python's start.
 //
-// A build's first boot in a browser runs as usual (our wheel is unpacked into site-packages,
-// freecell._web is imported), then takes a snapshot: Pyodide's memory
+// A build's first boot in a browser runs as usual (micropip installs our wheel into
+// site-packages, freecell._web is imported), then takes a snapshot: Pyodide's memory
 // (pyodide.makeMemorySnapshot), stored with the files in site-packages, which live outside that
 // memory. It goes into the build's cache (the service worker's, see ../sw.js), so it lives and
 // dies with the build. Later visits give it to loadPyodide({_loadSnapshot}) and write the files
@@ -119,11 +119,17 @@ function filesUnder(FS, folder) {
 
 /**
  * Take Python's state now, for the build's later visits: {memory} for storeSnapshot, or null.
- * Pyodide can snapshot only a runtime that holds no JavaScript objects it cannot name again:
- * the page's boot makes none (it installs no package and imports nothing that does).
+ * Pyodide can snapshot only a runtime that holds no JavaScript objects it cannot name again,
+ * so micropip, which keeps some, is dropped from sys.modules first, and the package registry
+ * is emptied, as a fresh runtime's is (the restored runtime never loads packages). Call it a
+ * turn of the event loop after micropip's install, which lets go of its promises then.
  */
 export function takeSnapshot(pyodide) {
   try {
+    const web = pyodide.pyimport("freecell._web");
+    web.forget_installer();
+    web.destroy();
+    for (const name of Object.keys(pyodide.loadedPackages)) delete pyodide.loadedPackages[name];
     return { memory: pyodide.makeMemorySnapshot() };
   } catch {
     return null;

@@ -132,8 +132,8 @@ export function createStats() {
 
     /** Forget everything. */
     reset() {
-      stats = read();
-      stats = { ...stats, played: 0, won: 0, streak: 0, best: 0, deals: {}, current: null, left: [] };
+      const cleared = { played: 0, won: 0, streak: 0, best: 0, deals: {}, current: null, left: [] };
+      stats = { ...read(), ...cleared };
       write(stats);
     },
   };

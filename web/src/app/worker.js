@@ -37,13 +37,13 @@
 // Game replies: {ok, error?, code?, params?, notice?, game, steps?, ...}; game is the state
 // after the request (see freecell._web).
 //
-// Boot, as parallel as it can be. The page's preloads start the standard library's and our
-// wheel's downloads with the page (build.py writes them into index.html), and boot.js hands
+// Boot, as parallel as it can be. The page's preloads start the standard library's, micropip's
+// and our wheel's downloads with the page (build.py writes them into index.html), and boot.js hands
 // them over. The worker starts the runtime's two modules, the manifest and snapshot.js at once,
 // then the WebAssembly, which it compiles while it streams (see "the runtime's WebAssembly").
 // The first boot of a build in a browser: Python starts with the standard library (compiled to
-// bytecode at build time, see build.py), our wheel is unpacked into site-packages, and Python's
-// memory is then saved (snapshot.js). Later boots resume from that snapshot instead: no
+// bytecode at build time, see build.py), micropip installs our wheel, and Python's memory is
+// then saved (snapshot.js). Later boots resume from that snapshot instead: no
 // interpreter start, no install.
 const here = new URL(".", import.meta.url);
 const root = new URL("../", here);
@@ -301,7 +301,8 @@ async function boot() {
     await tools.forgetSnapshot(root, cacheName(files.build)); // its layout cannot be read
   }
   const dealer = new URL(files.dealer, root).href;
-  for (const url of [stdlib, ...(restored ? [] : [dealer])]) {
+  const micropip = new URL(files.micropip, root).href;
+  for (const url of [stdlib, ...(restored ? [] : [micropip, dealer])]) {
     watched.set(url, watched.get(url) ?? { loaded: 0 });
   }
   for (const [url, file] of watched) {
@@ -310,9 +311,13 @@ async function boot() {
   sized = true;
   allIn();
   if (restored) {
-    // the page's preload of our wheel is not needed: Python resumes with it installed
-    handed.get(dealer)?.promise.then((response) => response?.body?.cancel()).catch(() => {});
-    handed.delete(dealer);
+    // the page's preloads of the wheels are not needed: Python resumes with ours installed
+    for (const url of [micropip, dealer]) {
+      handed.get(url)?.promise.then((response) => response?.body?.cancel()).catch(() => {});
+      handed.delete(url);
+    }
+  } else {
+    prefetch(micropip); // for loadPackage, once Python has started
   }
   // Our wheel downloads alongside the runtime's files.
   const wheel = () => fetchOk(new URL(dealer)).then((response) => response.arrayBuffer());
@@ -353,6 +358,7 @@ async function boot() {
   } finally {
     restored.release();
   }
+  prefetch(micropip);
   return bootAndSave(loadPyodide, options, files, wheel());
 }
 
@@ -377,28 +383,32 @@ function warmUp(web, spent = 0, number = 1) {
   }, 0);
 }
 
-// A build's first boot here: Python starts, our wheel is unpacked into site-packages (a pure
-// Python wheel needs no installer), then Python's state is saved for the next visits.
+// A build's first boot here: Python starts, micropip (by URL: the runtime's lock file names a
+// build of it whose hash differs from PyPI's) installs our wheel, then Python's state is saved
+// for the next visits.
 async function bootAndSave(loadPyodide, options, files, wheel) {
-  let sitePackages = null;
-  const pyodide = await race(
-    loadPyodide({
-      ...options,
-      _makeSnapshot: Boolean(self.caches),
-      fsInit: async (_, info) => {
-        sitePackages = info.sitePackages;
-      },
-    }),
-  );
+  const pyodide = await race(loadPyodide({ ...options, _makeSnapshot: Boolean(self.caches) }));
   performance.mark("python-started");
-  pyodide.unpackArchive(new Uint8Array(await race(wheel)), "wheel", { extractDir: sitePackages });
+  const installer = new URL(files.micropip, root).href;
+  const quiet = { messageCallback: () => {}, errorCallback: () => {} };
+  await race(pyodide.loadPackage(installer, quiet));
+  if (!pyodide.loadedPackages.micropip) throw new Error("micropip could not be loaded");
+  const path = `/tmp/${files.dealer.split("/").pop()}`;
+  pyodide.FS.writeFile(path, new Uint8Array(await race(wheel)));
+  const micropip = pyodide.pyimport("micropip");
+  performance.mark("micropip-imported");
+  await race(micropip.install(`emfs:${path}`));
+  micropip.destroy();
+  pyodide.FS.unlink(path);
   performance.mark("dealer-installed");
   const web = pyodide.pyimport("freecell._web");
   performance.mark("dealer-imported");
   const tools = self.caches ? await snapshots.catch(() => null) : null;
   if (tools) {
-    // The memory is copied before any request changes it; storing it waits until the first
-    // board is out.
+    // One turn of the event loop first, in which micropip's finished install lets go of its
+    // promises. The memory is copied before any request changes it; storing it waits until
+    // the first board is out.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     const { storeSnapshot, takeSnapshot } = tools;
     const snapshot = takeSnapshot(pyodide);
     performance.mark("snapshot-taken");
