@@ -124,7 +124,11 @@ class TestFirstVisit:
     def test_the_status_line_shows_the_download(
         self, make_context: ContextFactory, site_url: str
     ) -> None:
-        """While downloading, the status line counts up to 100%, then says Python is starting."""
+        """While downloading, the status line counts up to 100%, then says Python is starting.
+
+        Meanwhile the progress bar shows the fraction downloaded, over the table's empty frame,
+        and the deal field shows the deal being opened.
+        """
         with make_context() as context:
             page = context.new_page()
             page.add_init_script(STATUS_LOG_SCRIPT)
@@ -133,6 +137,13 @@ class TestFirstVisit:
             page.goto(f"{site_url}?deal=617")
             expect(page.locator("#status")).to_have_text(PROGRESS, timeout=BOOT_MS)
             assert page.locator("#status").get_attribute("aria-busy") is not None
+            bar = page.locator("progress#progress")
+            expect(bar).to_be_visible()
+            fraction = bar.evaluate("(bar) => bar.position")  # -1 while it has no value
+            assert 0 <= fraction < 1
+            expect(page.locator("[data-freecell]")).to_have_count(4)
+            expect(page.locator("#board [data-column]")).to_have_count(8)
+            expect(page.locator("#deal")).to_have_value("617")
             gate.open()
             expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
             statuses: list[str] = page.evaluate("window.__statuses")
