@@ -61,6 +61,7 @@ from build import (  # noqa: E402 - build.py lives at the root
     Served,
     SiteHandler,
 )
+from helpers import poll  # noqa: E402 - bench_web put tests/ on the path; the CSP allows this wait
 
 BEGIN, END = "<!-- bench_network.py: begin -->", "<!-- bench_network.py: end -->"
 TARGETS = {"cold": 0.75, "bytes": 0.85, "repeat": 0.10}
@@ -129,9 +130,9 @@ def visit(context: BrowserContext, url: str, log: list[Served]) -> tuple[Page, V
     page.add_init_script(FIRST_BOARD_SCRIPT)
     page.add_init_script(READY_SCRIPT)
     page.goto(url, timeout=BOOT_MS)
-    page.wait_for_function("window.__done !== undefined", timeout=BOOT_MS, polling=50)
+    poll(page, "() => window.__done !== undefined", timeout_ms=BOOT_MS)
     if page.evaluate("document.documentElement.dataset.state !== undefined"):
-        page.wait_for_function("window.__ready !== undefined", timeout=BOOT_MS, polling=50)
+        poll(page, "() => window.__ready !== undefined", timeout_ms=BOOT_MS)
     origin, done, ready = page.evaluate(
         "[performance.timeOrigin, window.__done, window.__ready ?? window.__done]"
     )
@@ -180,7 +181,7 @@ def repeat(new_profile: Profiles, url: str, log: list[Served], app: bool) -> Vis
     with new_profile() as context:
         first, _ = visit(context, url, log)
         if app:
-            first.wait_for_function(SNAPSHOT_STORED_JS, timeout=BOOT_MS, polling=100)
+            poll(first, SNAPSHOT_STORED_JS, timeout_ms=BOOT_MS)
         first.wait_for_timeout(3000)  # a person's next visit comes later than that
         first.close()
         page, again = visit(context, url, log)
