@@ -193,29 +193,33 @@ class TestAppShell:
             again.locator("[data-action=undo]").click()
             expect(again.locator("#board")).to_have_attribute("data-moves", "")
 
-    @pytest.mark.parametrize(
-        "stored",
-        [
+    def test_a_bad_remembered_board_is_ignored(
+        self, make_context: ContextFactory, site_url: str
+    ) -> None:
+        """Whatever the storage holds, the page shows Python's board (and throws nothing).
+
+        Each bad value is stored under the key the page itself remembered its opening with,
+        then the page is opened again; one visit, then a reload for each value.
+        """
+        stored = [
             "{",
             '"text"',
-            '[{"build": "BUILD", "key": "KEY", "reply": {"ok": true, "game": {"cascades": 5}}}]',
-            '[{"build": "BUILD", "key": "KEY", "reply": {"ok": true, "game": {"cascades": [[]]}}}]',
+            '[{"build": "BUILD", "key": KEY, "reply": {"ok": true, "game": {"cascades": 5}}}]',
+            '[{"build": "BUILD", "key": KEY, "reply": {"ok": true, "game": {"cascades": [[]]}}}]',
             "[null, 1]",
-        ],
-    )
-    def test_a_bad_remembered_board_is_ignored(
-        self, make_context: ContextFactory, site_url: str, stored: str
-    ) -> None:
-        """Whatever the storage holds, the page shows Python's board."""
-        key = json.dumps({"op": "new_game", "args": {"text": "617", "moves": "", "faces": True}})
-        value = stored.replace("BUILD", manifest()["build"]).replace('"KEY"', json.dumps(key))
+        ]
         with make_context() as context:
             page = context.new_page()
             visit_with_snapshot(page, f"{site_url}?deal=617")
-            page.evaluate("(value) => localStorage.setItem('freecell.openings', value)", value)
-            page.reload()
-            expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-            assert_board(page, 617)
+            remembered = page.evaluate("() => localStorage.getItem('freecell.openings')")
+            key = json.loads(remembered)[0]["key"]
+            for bad in stored:
+                value = bad.replace("BUILD", manifest()["build"]).replace("KEY", json.dumps(key))
+                page.evaluate("(value) => localStorage.setItem('freecell.openings', value)", value)
+                page.reload()
+                html = page.locator("html")
+                expect(html).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+                assert_board(page, 617)
 
     def test_a_new_build_is_offered_then_taken_by_every_tab(
         self, make_context: ContextFactory, cdn_site: tuple[str, Path, Cdn]
@@ -420,19 +424,25 @@ class TestSnapshot:
         assert f"{site_url}{files['stdlib']}" in requested
         assert f"{site_url}{files['dealer']}" not in requested
 
-    @pytest.mark.parametrize("damage", ["zeros", "truncated", "layout"])
     def test_a_damaged_snapshot_is_replaced(
-        self, make_context: ContextFactory, site_url: str, damage: str
+        self, make_context: ContextFactory, site_url: str
     ) -> None:
-        """A snapshot that cannot be restored: Python boots as on a first visit and saves anew."""
+        """A snapshot that cannot be restored: Python boots as on a first visit and saves anew.
+
+        Each kind of damage in turn, done to the snapshot saved after the one before.
+        """
         files = manifest()
         with make_context() as context:
             page = context.new_page()
             visit_with_snapshot(page, f"{site_url}?deal=617")
-            assert page.evaluate(DAMAGE_JS, damage) > 0
             requested = record_requests(context)
-            page.reload()
-            expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-            assert_board(page, 617)
-            poll(page, f"({SNAPSHOT_SIZE_JS})().then((found) => found?.complete && found.nonzero)")
-        assert f"{site_url}{files['dealer']}" in requested
+            for damage in ("zeros", "truncated", "layout"):
+                assert page.evaluate(DAMAGE_JS, damage) > 0, damage
+                requested.clear()
+                page.reload()
+                html = page.locator("html")
+                expect(html).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+                assert_board(page, 617)
+                saved = f"({SNAPSHOT_SIZE_JS})().then((found) => found?.complete && found.nonzero)"
+                poll(page, saved)
+                assert f"{site_url}{files['dealer']}" in requested, damage
