@@ -35,10 +35,10 @@ from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from performance_doc import write_section  # noqa: E402 - beside this file
+
 from build import CHROMIUM_ARGS, DIST, SiteHandler, find_chromium  # noqa: E402 - at the root
 
-DOC = ROOT / "docs" / "performance.md"
-BEGIN, END = "<!-- bench_hints.py: begin -->", "<!-- bench_hints.py: end -->"
 TARGETS = {"hint_p95_s": 1.5, "change_p95_ms": 50.0}
 IMPOSSIBLE = [11982, 146692, 186216, 455889, 495505, 512118, 517776, 781948]
 """The deals of 1..1,000,000 that cannot be won: their searches run longest."""
@@ -156,17 +156,6 @@ def table(figures: dict[str, list[float]], browser: str, count: int) -> str:
     return "\n".join([heading, "", *rows])
 
 
-def write_doc(text: str) -> None:
-    """Put the table between the markers in docs/performance.md (added at the end if new)."""
-    doc = DOC.read_text()
-    block = f"{BEGIN}\n{text}\n{END}"
-    if BEGIN in doc:
-        doc = doc[: doc.index(BEGIN)] + block + doc[doc.index(END) + len(END) :]
-    else:
-        doc = doc.rstrip("\n") + "\n\n" + block + "\n"
-    DOC.write_text(doc)
-
-
 def main() -> None:
     """Measure, print the table and write it into docs/performance.md."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -189,7 +178,7 @@ def main() -> None:
             browser.close()
     text = table(figures, name, args.count)
     print(text)
-    write_doc(text)
+    write_section("bench_hints.py", text, "Hints in the browser")
 
 
 if __name__ == "__main__":

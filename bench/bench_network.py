@@ -43,7 +43,6 @@ sys.path.insert(0, str(ROOT))
 from bench_web import (  # noqa: E402 - bench_web.py lives beside this file
     APP_PATH,
     BARE_PATH,
-    DOC,
     FIRST_BOARD_SCRIPT,
     chromium_executable,
     chromium_version,
@@ -51,6 +50,7 @@ from bench_web import (  # noqa: E402 - bench_web.py lives beside this file
     private_site,
     verdict,
 )
+from performance_doc import DOC, write_section  # noqa: E402 - beside this file
 
 from build import (  # noqa: E402 - build.py lives at the root
     CHROMIUM_ARGS,
@@ -63,7 +63,6 @@ from build import (  # noqa: E402 - build.py lives at the root
 )
 from helpers import poll  # noqa: E402 - bench_web put tests/ on the path; the CSP allows this wait
 
-BEGIN, END = "<!-- bench_network.py: begin -->", "<!-- bench_network.py: end -->"
 TARGETS = {"cold": 0.75, "bytes": 0.85, "repeat": 0.10}
 """On the 10 Mbit/s profile: app cold ≤ 0.75x bare, bytes ≤ 0.85x bare, repeat ≤ 0.10x cold."""
 BOOT_MS = 180_000  # the bare boot on the slow profile takes about a minute
@@ -317,17 +316,6 @@ def waterfall(timings: dict[str, Any], width: int = 48) -> list[str]:
     return lines
 
 
-def write_doc(text: str) -> None:
-    """Put the text between the markers in docs/performance.md (appending them if missing)."""
-    doc = DOC.read_text()
-    block = f"{BEGIN}\n{text}\n{END}"
-    if BEGIN in doc and END in doc:
-        doc = doc[: doc.index(BEGIN)] + block + doc[doc.index(END) + len(END) :]
-    else:
-        doc = doc.rstrip("\n") + f"\n\n### Over a network\n\n{block}\n"
-    DOC.write_text(doc)
-
-
 def main() -> None:
     """Measure both profiles, print the tables and write them into docs/performance.md."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -371,7 +359,7 @@ def main() -> None:
     text = "\n".join(lines)
     print(text)
     if not args.no_doc:
-        write_doc(text)
+        write_section("bench_network.py", text, "Over a network")
         print(f"\nwritten into {DOC.relative_to(ROOT)}")
 
 

@@ -38,8 +38,8 @@ from freecell import deal, format_deal, solve
 from freecell._replay import move_words
 
 ROOT = Path(__file__).resolve().parent.parent
-DOC = ROOT / "docs" / "performance.md"
-BEGIN, END = "<!-- bench_solver.py: begin -->", "<!-- bench_solver.py: end -->"
+from performance_doc import DOC, write_section  # noqa: E402 - beside this file
+
 IMPOSSIBLE = (11982, 146692, 186216, 455889, 495505, 512118, 517776, 781948)
 TARGETS = {"median": 0.020, "p99": 0.5, "length": 0.80, "impossible": 10.0, "memory": 200.0}
 FC_ENV = {**os.environ, "FREECELL_SOLVER_QUIET": "1"}
@@ -294,17 +294,6 @@ def report(run: Run) -> str:
     return "\n".join(lines)
 
 
-def write_doc(table: str) -> None:
-    """Put the table between the markers in docs/performance.md (appending them if missing)."""
-    text = DOC.read_text()
-    block = f"{BEGIN}\n{table}\n{END}"
-    if BEGIN in text and END in text:
-        text = text[: text.index(BEGIN)] + block + text[text.index(END) + len(END) :]
-    else:
-        text = text.rstrip("\n") + f"\n\n## The solver\n\n{block}\n"
-    DOC.write_text(text)
-
-
 @contextmanager
 def progress(label: str) -> Iterator[None]:
     """Print a line when a part starts and its time when it ends."""
@@ -350,7 +339,7 @@ def main() -> None:
     table = report(Run(numbers, args.jobs, ours, theirs, inside, impossible, memory, pyodide, load))
     print(table)
     if not args.no_doc:
-        write_doc(table)
+        write_section("bench_solver.py", table, "The solver")
         print(f"\nwritten into {DOC.relative_to(ROOT)}")
 
 

@@ -38,6 +38,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Request, sync_pla
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench_dealer import ours, pysol, time_once  # noqa: E402 - the dealer's benchmark
+from performance_doc import DOC, write_section  # noqa: E402 - beside this file
 
 from build import (  # noqa: E402 - build.py lives at the root
     CHROMIUM_ARGS,
@@ -49,8 +50,6 @@ from build import (  # noqa: E402 - build.py lives at the root
 sys.path.insert(0, str(ROOT / "tests"))
 from helpers import poll  # noqa: E402 - the tests' waits, which the page's CSP allows
 
-DOC = ROOT / "docs" / "performance.md"
-BEGIN, END = "<!-- bench_web.py: begin -->", "<!-- bench_web.py: end -->"
 SETTLE_MS = 1000  # from the page's ready state to the first of the 100 deal changes
 TARGETS = {"cold": 0.80, "repeat": 0.50, "p95": 16.0, "extra_mb": 1.0, "dealer": 8.0}
 
@@ -308,17 +307,6 @@ def report(
     return "\n".join(lines)
 
 
-def write_doc(table: str) -> None:
-    """Put the table between the markers in docs/performance.md (appending them if missing)."""
-    text = DOC.read_text()
-    block = f"{BEGIN}\n{table}\n{END}"
-    if BEGIN in text and END in text:
-        text = text[: text.index(BEGIN)] + block + text[text.index(END) + len(END) :]
-    else:
-        text = text.rstrip("\n") + f"\n\n### Latest run\n\n{block}\n"
-    DOC.write_text(text)
-
-
 def main() -> None:
     """Measure, print the table and write it into docs/performance.md."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -336,7 +324,7 @@ def main() -> None:
     table = report(figures, dealer, args.rounds, chromium_version(executable))
     print(table)
     if not args.no_doc:
-        write_doc(table)
+        write_section("bench_web.py", table, "Latest run")
         print(f"\nwritten into {DOC.relative_to(ROOT)}")
 
 
