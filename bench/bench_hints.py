@@ -16,8 +16,6 @@ The site is served from a private copy of dist/, so a rebuild meanwhile changes 
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import math
 import platform
 import random
@@ -25,19 +23,17 @@ import shutil
 import statistics
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench_web import serve  # noqa: E402 - beside this file
 from performance_doc import write_section  # noqa: E402 - beside this file
 
-from build import CHROMIUM_ARGS, DIST, SiteHandler, find_chromium  # noqa: E402 - at the root
+from build import CHROMIUM_ARGS, DIST, find_chromium  # noqa: E402 - at the root
 
 TARGETS = {"hint_p95_s": 1.5, "change_p95_ms": 50.0}
 IMPOSSIBLE = [11982, 146692, 186216, 455889, 495505, 512118, 517776, 781948]
@@ -78,19 +74,6 @@ CHANGE_DURING_SEARCH_JS = """async () => {
   document.querySelector("[data-action=next]").click();
   return [(await shown) - start, running];
 }"""
-
-
-@contextmanager
-def serve(directory: Path) -> Iterator[str]:
-    """Serve a directory on a free port; yield its URL."""
-    handler = functools.partial(SiteHandler, directory=str(directory), quiet=True)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def percentile(values: list[float], fraction: float) -> float:

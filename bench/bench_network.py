@@ -23,12 +23,9 @@ compiled (such as the WebAssembly's) for a later visit. For each network profile
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -48,6 +45,7 @@ from bench_web import (  # noqa: E402 - bench_web.py lives beside this file
     chromium_version,
     load_average,
     private_site,
+    serve,
     verdict,
 )
 from performance_doc import DOC, write_section  # noqa: E402 - beside this file
@@ -59,7 +57,6 @@ from build import (  # noqa: E402 - build.py lives at the root
     Cdn,
     Link,
     Served,
-    SiteHandler,
 )
 from helpers import poll  # noqa: E402 - bench_web put tests/ on the path; the CSP allows this wait
 
@@ -103,21 +100,6 @@ class Visit:
     size: int
     requests: list[Served]
     ready: float
-
-
-@contextmanager
-def serve_cdn(site: Path, cdn: Cdn) -> Iterator[str]:
-    """Serve the site as a CDN on a free port; yield its URL."""
-    cdn.prepare(site)
-    handler = functools.partial(SiteHandler, directory=str(site), quiet=True, cdn=cdn)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def visit(context: BrowserContext, url: str, log: list[Served]) -> tuple[Page, Visit]:
@@ -332,7 +314,7 @@ def main() -> None:
             if rounds < 1:
                 continue
             cdn = Cdn(link=Link(*NETWORKS[profile]), log=[])
-            with serve_cdn(site, cdn) as base:
+            with serve(site, cdn) as base:
                 started = time.monotonic()
                 results[profile] = (measure(new_profile, base, cdn, rounds), rounds)
                 print(f"{profile}: {time.monotonic() - started:.0f} s", file=sys.stderr)

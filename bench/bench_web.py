@@ -44,6 +44,7 @@ from build import (  # noqa: E402 - build.py lives at the root
     CHROMIUM_ARGS,
     DIST,
     PYODIDE,
+    Cdn,
     SiteHandler,
 )
 
@@ -132,9 +133,11 @@ def chromium_executable() -> str | None:
 
 
 @contextmanager
-def serve(directory: Path) -> Iterator[str]:
-    """Serve a directory on a free port; yield its URL."""
-    handler = functools.partial(SiteHandler, directory=str(directory), quiet=True)
+def serve(directory: Path, cdn: Cdn | None = None) -> Iterator[str]:
+    """Serve a directory on a free port (as a CDN over a shaped link, with `cdn`); yield its URL."""
+    if cdn is not None:
+        cdn.prepare(directory)
+    handler = functools.partial(SiteHandler, directory=str(directory), quiet=True, cdn=cdn)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
