@@ -220,7 +220,8 @@ function renderHint(table, game, faces, hint) {
 
 // --- motion --------------------------------------------------------------------------------
 
-function reducedMotion() {
+/** Whether the player prefers reduced motion: no glides, no celebration, no paced play. */
+export function reducedMotion() {
   return matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 

@@ -1,7 +1,7 @@
 // Dragging cards with a mouse, a pen or a finger (Pointer Events): a ghost of the picked-up
 // cards follows the pointer; dropping it on a place asks for that move (play.js). A move that
 // is played glides on from where it was dropped; a refused one glides back.
-import { glideFrom, placeOf } from "./board.js";
+import { glideFrom, placeOf, reducedMotion } from "./board.js";
 import rules from "./rules.js";
 
 const DRAG_START_PX = 6; // a press that moves less is a click
@@ -64,7 +64,7 @@ export function bindDrag(table, state, actions) {
     const home = cards[0]?.getBoundingClientRect();
     const from = ghost.getBoundingClientRect();
     const box = table.getBoundingClientRect();
-    const reduce = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    const reduce = reducedMotion();
     const finish = () => {
       ghost.remove();
       for (const item of cards) item.classList.remove("dragging");

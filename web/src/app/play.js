@@ -2,6 +2,7 @@
 // bridge to freecell._web.Session), records the answer in the state and has the view draw it.
 // Actions run one after another in the order they were asked for, so no key press or click is
 // lost or overtaken, even while Python is still starting.
+import { reducedMotion } from "./board.js";
 import { cardLabel, fromPython, t } from "./i18n.js";
 import { keep, kept } from "./kept.js";
 import rules from "./rules.js";
@@ -16,10 +17,6 @@ const THINKING_MS = 250; // a hint that takes longer says that it is looking
 function randomDeal() {
   const [value] = crypto.getRandomValues(new Uint32Array(1));
   return (value % rules.random_deals) + 1;
-}
-
-function reducedMotion() {
-  return matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
 /** The auto-move setting as stored, on unless turned off. */

@@ -1,14 +1,10 @@
 // The page's view: draws everything the state says, in one place. A move's steps (the move,
 // then each automatic move) are shown one after another as their cards glide; the next render
 // cuts that short, so showing never holds up the next input.
-import { celebrate, renderTable } from "./board.js";
+import { celebrate, reducedMotion, renderTable } from "./board.js";
 import { formatNumber, t } from "./i18n.js";
 
 const STEP_MS = 190; // between a move and each automatic move after it: one glide each
-
-function reducedMotion() {
-  return matchMedia("(prefers-reduced-motion: reduce)").matches;
-}
 
 /** The view of the page's elements (see main.js): render(state, steps) draws the state. */
 export function createView(dom) {
