@@ -18,14 +18,26 @@ function name(deal, moves) {
   return `${deal}|${moves}`;
 }
 
-/** Keep a game's history (from its state): its automatic flags and its redo moves. */
+// This tab's kept games, read once: sessionStorage belongs to the tab, so no one else writes it.
+let entries = null;
+
+function all() {
+  return (entries ??= load());
+}
+
+/**
+ * Keep a game's history (from its state): its automatic flags and its redo moves. A game
+ * whose moves were all the player's, with nothing to redo, needs none: it is not written.
+ */
 export function keep(game) {
   const key = name(game.deal, game.moves.join(","));
+  const needed = game.auto.includes(true) || game.redo.length > 0;
+  const others = all().filter((entry) => entry?.key !== key);
+  if (!needed && others.length === entries.length) return; // nothing to keep, nothing stale
   const history = { auto: game.auto, redo: game.redo, redo_auto: game.redo_auto };
-  const entries = load().filter((entry) => entry?.key !== key);
-  entries.push({ key, history });
+  entries = needed ? [...others, { key, history }].slice(-MOST) : others;
   try {
-    sessionStorage.setItem(KEY, JSON.stringify(entries.slice(-MOST)));
+    sessionStorage.setItem(KEY, JSON.stringify(entries));
   } catch {
     // storage may be off or full: a reload then loses only the redo moves
   }
@@ -34,6 +46,6 @@ export function keep(game) {
 /** The history kept for a game given by its deal's text and its moves (as JSON), or "". */
 export function kept(deal, moves) {
   const key = name(deal, moves);
-  const entry = load().find((item) => item?.key === key);
+  const entry = all().find((item) => item?.key === key);
   return entry ? JSON.stringify(entry.history) : "";
 }

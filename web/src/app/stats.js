@@ -64,25 +64,29 @@ function write(stats) {
 
 /** The statistics: what they are now, and the events that change them. */
 export function createStats() {
-  let stats = read();
+  // The record as this tab last read or wrote it; read again only after another tab wrote it,
+  // so that a deal change costs no parsing of a record that grows with every deal won.
+  let stats = null;
+  addEventListener("storage", (event) => {
+    if (event.key === KEY || event.key === null) stats = null;
+  });
+  const record = () => (stats ??= read());
 
+  /** Apply `update` to the record; it returns false when it changed nothing (then no write). */
   function change(update) {
-    stats = read(); // another tab may have played meanwhile
-    update(stats);
-    write(stats);
+    if (update(record()) !== false) write(stats);
   }
 
   return {
     /** The figures: {played, won, rate, streak, best}, rate a fraction or null. */
     figures() {
-      stats = read();
-      const { played, won, streak, best } = stats;
+      const { played, won, streak, best } = record();
       return { played, won, streak, best, rate: played ? won / played : null };
     },
 
     /** What this deal's record says: {won, fewest}, or null if it was never won. */
     deal(number) {
-      const entry = read().deals[String(number)];
+      const entry = record().deals[String(number)];
       return entry?.won ? entry : null;
     },
 
@@ -93,17 +97,21 @@ export function createStats() {
      */
     opened(game) {
       change((s) => {
-        if (s.current && s.current.deal !== game.deal) {
+        const leaving = s.current !== null && s.current.deal !== game.deal;
+        const starting = (leaving || s.current === null) && game.move_count > 0;
+        if (!leaving && !starting) return false;
+        if (leaving) {
           if (!s.current.won) s.streak = 0;
           s.left = [...s.left.filter((deal) => deal !== s.current.deal), s.current.deal];
           s.left = s.left.slice(-LEFT);
           s.current = null;
         }
-        if (!s.current && game.move_count > 0) {
+        if (starting) {
           if (!s.left.includes(game.deal)) s.played += 1;
           s.left = s.left.filter((deal) => deal !== game.deal);
           s.current = { deal: game.deal, won: game.won };
         }
+        return true;
       });
     },
 
@@ -112,14 +120,17 @@ export function createStats() {
     moved(game, { assisted = false } = {}) {
       if (game.move_count === 0) return;
       change((s) => {
-        if (!s.current || s.current.deal !== game.deal) {
+        const starting = !s.current || s.current.deal !== game.deal;
+        const winning = game.won && (starting || !s.current.won);
+        if (!starting && !winning) return false;
+        if (starting) {
           if (s.current && !s.current.won) s.streak = 0;
           s.current = { deal: game.deal, won: false };
           s.played += 1;
         }
-        if (game.won && !s.current.won) {
+        if (winning) {
           s.current.won = true;
-          if (assisted) return;
+          if (assisted) return true;
           s.won = Math.min(s.won + 1, s.played);
           s.streak += 1;
           s.best = Math.max(s.best, s.streak);
@@ -127,13 +138,14 @@ export function createStats() {
           const before = s.deals[key]?.fewest || Infinity;
           s.deals[key] = { won: true, fewest: Math.min(before, game.move_count) };
         }
+        return true;
       });
     },
 
     /** Forget everything. */
     reset() {
       const cleared = { played: 0, won: 0, streak: 0, best: 0, deals: {}, current: null, left: [] };
-      stats = { ...read(), ...cleared };
+      stats = { ...record(), ...cleared };
       write(stats);
     },
   };
