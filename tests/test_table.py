@@ -315,6 +315,24 @@ class TestStatistics:
         figures = stats_shown(page)
         assert figures == {"played": "4", "won": "3", "streak": "0", "best-streak": "3"}
 
+    def test_another_tab_sees_each_game_counted(
+        self, make_context: ContextFactory, site_url: str
+    ) -> None:
+        """A tab that has read the statistics sees what another tab counts afterwards."""
+        with make_context() as context:
+            first, second = context.new_page(), context.new_page()
+            boot(first, link(site_url, 1, []))
+            boot(second, link(site_url, 2, []))
+            assert stats_shown(second)["played"] == "0"
+            first.locator("[data-card='6C']").dblclick()
+            expect(first.locator("#moves-count")).to_have_text("1")
+            second.bring_to_front()
+            assert stats_shown(second)["played"] == "1"
+            second.locator("[data-card='AS']").dblclick()  # home, from deal 2's first cascade
+            expect(second.locator("#moves-count")).to_have_text("1")
+            first.bring_to_front()
+            assert stats_shown(first)["played"] == "2"
+
     def test_a_corrupted_record_keeps_what_is_sound(self, page: Page, site_url: str) -> None:
         """Bad values in the stored record cost only themselves; the page works on."""
         record = {"played": "many", "won": 2, "streak": -4, "best": 5,
