@@ -16,7 +16,6 @@ The site is served from a private copy of dist/, so a rebuild meanwhile changes 
 from __future__ import annotations
 
 import argparse
-import math
 import platform
 import random
 import shutil
@@ -30,7 +29,7 @@ from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench_web import serve  # noqa: E402 - beside this file
+from bench_web import percentile, serve  # noqa: E402 - beside this file
 from performance_doc import write_section  # noqa: E402 - beside this file
 
 from build import CHROMIUM_ARGS, DIST, find_chromium  # noqa: E402 - at the root
@@ -74,12 +73,6 @@ CHANGE_DURING_SEARCH_JS = """async () => {
   document.querySelector("[data-action=next]").click();
   return [(await shown) - start, running];
 }"""
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    """Return the nearest-rank percentile of the values."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(len(ordered) * fraction) - 1)]
 
 
 def measure(page: Page, base: str, count: int) -> dict[str, list[float]]:
