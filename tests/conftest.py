@@ -8,6 +8,7 @@ download; no browser at all is a failure that says what to install, never a skip
 from __future__ import annotations
 
 import functools
+import json
 import os
 import shutil
 import threading
@@ -21,6 +22,7 @@ from playwright.sync_api import (
     Browser,
     BrowserContext,
     ConsoleMessage,
+    Page,
     Playwright,
     Request,
     WebError,
@@ -28,7 +30,16 @@ from playwright.sync_api import (
 )
 
 from build import CHROMIUM_ARGS, Cdn, SiteHandler
-from helpers import DESKTOP, DIST, TIMEOUT_MS, ContextFactory, content_security_policy
+from helpers import (
+    DESKTOP,
+    DIST,
+    PHONE,
+    TIMEOUT_MS,
+    ContextFactory,
+    PageFactory,
+    content_security_policy,
+    origin,
+)
 
 SUBPATH = "/nested/sub/path/"
 """Where the second server serves dist/: only relative URLs work from there."""
@@ -40,8 +51,9 @@ NO_CHROMIUM = (
     "Chromium or Chrome executable."
 )
 
-collect_ignore = ["pyodide_checks.py", "pyodide_snapshot_checks.py"]
-"""Scripts that run inside Pyodide (see tests/test_pyodide.py): pytest must not import them."""
+collect_ignore_glob = ["pyodide_*.py"]
+"""Scripts that run inside Pyodide (see tests/test_pyodide.py): pytest must not import them,
+not even for --doctest-modules (pyodide_web_checks.py runs the page's API as it is imported)."""
 
 NO_FC_SOLVE = (
     "fc-solve is not on PATH. Install Debian's package (`sudo apt-get install "
@@ -245,6 +257,110 @@ def shared_context(make_context: ContextFactory) -> Iterator[BrowserContext]:
     """One browser context per test class (its HTTP cache makes later loads faster)."""
     with make_context() as context:
         yield context
+
+
+CONTEXT_OPTIONS = frozenset({"is_mobile", "has_touch", "device_scale_factor", "locale"})
+"""The options only a browser context can take; a warm context is kept for each set of them."""
+
+
+class WarmContexts:
+    """Browser contexts kept for the whole session, one per set of CONTEXT_OPTIONS.
+
+    A cold context makes every page a first visit (download, compile, micropip, snapshot: ~3 s);
+    a warm one keeps its HTTP cache, service worker and snapshot, so its later pages resume
+    Python (~1 s). What a test may leave behind goes before the next page opens: the site's
+    localStorage, the context's routes, permissions and offline mode, and any page still open.
+    (A new page has its own sessionStorage.) The pages of one test in one context are tabs
+    that see each other's storage. A test must not add init scripts to a warm
+    context (they cannot be removed): it adds them to its page.
+    """
+
+    def __init__(self, make_context: ContextFactory, origins: list[str]) -> None:
+        self._make_context = make_context
+        self._origins = origins
+        self._contexts: dict[str, BrowserContext] = {}
+        self._in_use: set[str] = set()
+        """The contexts the current test has used: reset before its first page, not after."""
+
+    def new_page(self, **options: Any) -> Page:
+        """Open a blank page; `viewport`, `color_scheme` and `reduced_motion` are the page's."""
+        context_options = {k: v for k, v in options.items() if k in CONTEXT_OPTIONS}
+        page_options = {k: v for k, v in options.items() if k not in CONTEXT_OPTIONS}
+        viewport = page_options.pop("viewport", PHONE if options.get("is_mobile") else DESKTOP)
+        media = {"color_scheme": "light", "reduced_motion": "no-preference", **page_options}
+        if set(media) - {"color_scheme", "reduced_motion"}:
+            msg = (
+                f"a warm context takes no {sorted(set(media) - {'color_scheme', 'reduced_motion'})}"
+            )
+            raise TypeError(msg)
+        key = json.dumps(context_options, sort_keys=True)
+        context = self._contexts.get(key)
+        if context is None:
+            context = self._make_context(**context_options, viewport=viewport)
+            self._contexts[key] = context
+        elif key not in self._in_use:
+            self._reset(context)
+        self._in_use.add(key)
+        page = context.new_page()
+        page.set_viewport_size(viewport)
+        page.emulate_media(**media)
+        return page
+
+    def _reset(self, context: BrowserContext) -> None:
+        """Take away what a test may have left in a context."""
+        for page in context.pages:
+            page.close()
+        context.unroute_all(behavior="ignoreErrors")
+        context.clear_permissions()
+        context.set_offline(False)
+        blank = context.new_page()
+        cdp = context.new_cdp_session(blank)
+        for site in self._origins:
+            cdp.send(
+                "Storage.clearDataForOrigin", {"origin": site, "storageTypes": "local_storage"}
+            )
+        cdp.detach()
+        blank.close()
+
+    def close_pages(self) -> None:
+        """Close every page of every warm context (the contexts stay): a test has ended."""
+        for context in self._contexts.values():
+            for page in context.pages:
+                page.close()
+        self._in_use.clear()
+
+    def close(self) -> None:
+        """Close the contexts."""
+        for context in self._contexts.values():
+            context.close()
+        self._contexts.clear()
+
+
+@pytest.fixture(scope="session")
+def warm_contexts(
+    make_context: ContextFactory, site_url: str, subpath_url: str
+) -> Iterator[WarmContexts]:
+    """Keep the session's warm browser contexts (see WarmContexts)."""
+    contexts = WarmContexts(make_context, [origin(site_url), origin(subpath_url)])
+    yield contexts
+    contexts.close()
+
+
+@pytest.fixture
+def pages(warm_contexts: WarmContexts) -> Iterator[PageFactory]:
+    """Return a function that opens a page in a warm context; the pages close after the test.
+
+    Its keyword arguments are context options (`is_mobile`, `locale`...) and the page's own
+    (`viewport`, `color_scheme`, `reduced_motion`); see WarmContexts.
+    """
+    yield warm_contexts.new_page
+    warm_contexts.close_pages()
+
+
+@pytest.fixture
+def page(pages: PageFactory) -> Page:
+    """Open a blank desktop page in a warm context (empty localStorage: auto-move, no stats)."""
+    return pages()
 
 
 def record_requests(context: BrowserContext) -> list[str]:

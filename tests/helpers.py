@@ -6,12 +6,16 @@ import json
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
+from urllib.parse import parse_qs, urlsplit
 
-from playwright.sync_api import BrowserContext, Page, Route, ViewportSize, expect
+from playwright.sync_api import BrowserContext, Locator, Page, Route, ViewportSize, expect
 
 from freecell import CARD_CODES, Game, deal
 from freecell._replay import move_words
+
+if TYPE_CHECKING:
+    import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "dist"
@@ -34,6 +38,8 @@ PHONE_OPTIONS: dict[str, Any] = {
 
 ContextFactory = Callable[..., BrowserContext]
 """conftest's `make_context`: opens a watched browser context, for a `with` block."""
+PageFactory = Callable[..., Page]
+"""conftest's `pages`: opens a page in a warm browser context (see conftest.WarmContexts)."""
 
 BOARD_JS = """() => Array.from(document.querySelectorAll("#board [data-column]"),
     (column) => Array.from(column.querySelectorAll("[data-card]"), (card) => card.dataset.card))"""
@@ -65,6 +71,12 @@ def js_object(path: Path) -> dict[str, Any]:
     return value
 
 
+def origin(url: str) -> str:
+    """Return the origin (scheme://host:port) of a URL."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 def manifest() -> dict[str, Any]:
     """Return the built site's manifest.json."""
     return dict(json.loads((DIST / "manifest.json").read_text()))
@@ -77,6 +89,59 @@ def boot(page: Page, url: str) -> None:
     """Open `url` and wait until the page is ready: Python answers and the first deal is out."""
     page.goto(url)
     expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+
+
+def link(site_url: str, number: int, moves: list[str] | None = None, **params: str) -> str:
+    """Return the link to a game: deal `number` after `moves`, with any other parameters."""
+    query = f"?deal={number}" + (f"&moves={','.join(moves)}" if moves else "")
+    return site_url + query + "".join(f"&{name}={value}" for name, value in params.items())
+
+
+OPEN_IN_PLACE_JS = """(url) => {
+    history.pushState(null, "", url);
+    dispatchEvent(new PopStateEvent("popstate"));
+}"""
+
+
+def open_in_place(page: Page, url: str) -> None:
+    """Open a link in the running page, as Back and Forward do, and wait until it is shown.
+
+    Much faster than `boot` (no reload, Python keeps running): for tests that only look at
+    games, not at how a page starts.
+    """
+    query = parse_qs(urlsplit(url).query)
+    page.evaluate(OPEN_IN_PLACE_JS, url)
+    board = page.locator("#board")
+    expect(board).to_have_attribute("data-deal", query["deal"][0])
+    expect(board).to_have_attribute("data-moves", query.get("moves", [""])[0])
+
+
+def moves_of(page: Page) -> list[str]:
+    """Return the move tokens of the game on the board (#board[data-moves])."""
+    text = page.locator("#board").get_attribute("data-moves") or ""
+    return [token for token in text.split(",") if token]
+
+
+def screenshot_path(config: pytest.Config, name: str) -> Path:
+    """Where a screenshot artifact goes: test-results/NAME.png."""
+    return config.rootpath / "test-results" / f"{name}.png"
+
+
+def center(locator: Locator) -> tuple[float, float]:
+    """Return the middle of an element's visible top strip (cards overlap below it)."""
+    box = locator.bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 10)
+
+
+def mouse_drag(page: Page, source: Locator, target: Locator, steps: int = 10) -> None:
+    """Drag with the mouse from the middle of `source` to just inside the top of `target`."""
+    x, y = center(source)
+    tx, ty = center(target)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(tx, ty + 20, steps=steps)
+    page.mouse.up()
 
 
 def shown_columns(page: Page) -> list[list[str]]:

@@ -7,31 +7,18 @@ same position (it is deterministic), and every game Solve plays replays to a win
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from freecell import CASCADES, FREECELLS, Game, solve
 from freecell._web import _made
-from helpers import ContextFactory, blur, boot, press
+from helpers import PageFactory, blur, boot, moves_of, press
 
 pytestmark = pytest.mark.browser
 
 IMPOSSIBLE = 11982
 """The one deal of 1..32000 that cannot be won."""
-
-
-@pytest.fixture
-def page(make_context: ContextFactory) -> Iterator[Page]:
-    """Open a page in a context of its own, with auto-move on."""
-    with make_context() as context:
-        yield context.new_page()
-
-
-def moves_of(page: Page) -> list[str]:
-    """Return the moves of the game on the board."""
-    return [m for m in (page.locator("#board").get_attribute("data-moves") or "").split(",") if m]
 
 
 def game_after(number: int, moves: list[str]) -> Game:
@@ -108,20 +95,19 @@ class TestHint:
 
 class TestSolve:
     def test_solve_wins_and_undo_takes_back_one_move(
-        self, make_context: ContextFactory, site_url: str
+        self, pages: PageFactory, site_url: str
     ) -> None:
         """Solve plays the rest to a win (a game that replays to a win); Undo works after it."""
-        with make_context(reduced_motion="reduce") as context:
-            page = context.new_page()
-            boot(page, f"{site_url}?deal=1&moves=5a,5b")
-            press(page, "solve")
-            expect(page.locator("html")).to_have_attribute("data-won", "true", timeout=120_000)
-            moves = moves_of(page)
-            assert moves[:2] == ["5a", "5b"]
-            assert game_after(1, moves).is_won()
-            expect(page.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "false")
-            page.locator("[data-action=undo]").click()
-            expect(page.locator("#board")).to_have_attribute("data-moves", ",".join(moves[:-1]))
+        page = pages(reduced_motion="reduce")
+        boot(page, f"{site_url}?deal=1&moves=5a,5b")
+        press(page, "solve")
+        expect(page.locator("html")).to_have_attribute("data-won", "true", timeout=120_000)
+        moves = moves_of(page)
+        assert moves[:2] == ["5a", "5b"]
+        assert game_after(1, moves).is_won()
+        expect(page.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "false")
+        page.locator("[data-action=undo]").click()
+        expect(page.locator("#board")).to_have_attribute("data-moves", ",".join(moves[:-1]))
 
     def test_stop(self, page: Page, site_url: str) -> None:
         """Shift+S again stops Solve: the moves stop coming, each one legal and in the link."""

@@ -22,13 +22,14 @@ from freecell._errors import ERROR_CODES, MESSAGES
 from helpers import (
     PHONE_OPTIONS,
     WEB,
-    ContextFactory,
+    PageFactory,
     boot,
     columns_of,
     engine_after,
     js_object,
     menu,
     press,
+    screenshot_path,
     shown_columns,
     solution,
 )
@@ -197,145 +198,134 @@ def expect_language(page: Page, code: str) -> None:
 @pytest.mark.browser
 class TestPageLanguages:
     @pytest.mark.parametrize("code", LANGUAGES)
-    def test_lang_parameter(self, make_context: ContextFactory, site_url: str, code: str) -> None:
+    def test_lang_parameter(self, pages: PageFactory, site_url: str, code: str) -> None:
         """?lang=xx: lang, title, controls, card names, numbers, a refusal from Python."""
-        with make_context() as context:
-            page = context.new_page()
-            boot(page, f"{site_url}?deal=617&lang={code}")
-            expect_language(page, code)
-            expect(page).to_have_title(TITLE_617[code])
-            jack = page.locator("#board [data-column='1'] [data-card]").last
-            expect(jack).to_have_attribute("data-card", "JD")
-            expect(jack).to_have_accessible_name(CARD_617[code])
-            press(page, "help")
-            expect(page.locator("#help-range")).to_contain_text(NUMBER_RANGE[code])
-            page.keyboard.press("Escape")
-            options = page.locator("#language option")
-            assert options.all_text_contents() == list(NATIVE_NAMES.values())
-            assert query(page)["lang"] == [code]
-            assert query(page)["deal"] == ["617"]
+        page = pages()
+        boot(page, f"{site_url}?deal=617&lang={code}")
+        expect_language(page, code)
+        expect(page).to_have_title(TITLE_617[code])
+        jack = page.locator("#board [data-column='1'] [data-card]").last
+        expect(jack).to_have_attribute("data-card", "JD")
+        expect(jack).to_have_accessible_name(CARD_617[code])
+        press(page, "help")
+        expect(page.locator("#help-range")).to_contain_text(NUMBER_RANGE[code])
+        page.keyboard.press("Escape")
+        options = page.locator("#language option")
+        assert options.all_text_contents() == list(NATIVE_NAMES.values())
+        assert query(page)["lang"] == [code]
+        assert query(page)["deal"] == ["617"]
 
     @pytest.mark.parametrize("code", LANGUAGES[1:])
     def test_python_refusal_in_the_language(
-        self, make_context: ContextFactory, site_url: str, code: str
+        self, pages: PageFactory, site_url: str, code: str
     ) -> None:
         """An illegal move's reason, from Python's code and params, is in the language."""
-        with make_context() as context:
-            page = context.new_page()
-            boot(page, f"{site_url}?deal=1&moves=5a&lang={code}")
-            page.locator("#table [data-card='9C']").click()
-            page.locator("[data-foundation='2']").click()
-            expect(page.get_by_role("alert")).to_contain_text(ILLEGAL_2H[code])
-            expect(page.get_by_role("alert")).to_contain_text("2h")
-            expect(page.locator("#board")).to_have_attribute("data-moves", "5a")
+        page = pages()
+        boot(page, f"{site_url}?deal=1&moves=5a&lang={code}")
+        page.locator("#table [data-card='9C']").click()
+        page.locator("[data-foundation='2']").click()
+        expect(page.get_by_role("alert")).to_contain_text(ILLEGAL_2H[code])
+        expect(page.get_by_role("alert")).to_contain_text("2h")
+        expect(page.locator("#board")).to_have_attribute("data-moves", "5a")
 
-    def test_bad_deal_number_in_russian(self, make_context: ContextFactory, site_url: str) -> None:
+    def test_bad_deal_number_in_russian(self, pages: PageFactory, site_url: str) -> None:
         """A bad deal number is refused in Russian, with the valid range in plain digits."""
-        with make_context() as context:
-            page = context.new_page()
-            boot(page, f"{site_url}?deal=617&lang=ru")
-            page.locator("#deal").fill("0")
-            page.locator("#deal").press("Enter")
-            alert = page.get_by_role("alert")
-            expect(alert).to_contain_text("Неверный номер расклада «0»")
-            expect(alert).to_contain_text("от 1 до 8589934591")
+        page = pages()
+        boot(page, f"{site_url}?deal=617&lang=ru")
+        page.locator("#deal").fill("0")
+        page.locator("#deal").press("Enter")
+        alert = page.get_by_role("alert")
+        expect(alert).to_contain_text("Неверный номер расклада «0»")
+        expect(alert).to_contain_text("от 1 до 8589934591")
 
-    def test_link_notice_in_portuguese(self, make_context: ContextFactory, site_url: str) -> None:
+    def test_link_notice_in_portuguese(self, pages: PageFactory, site_url: str) -> None:
         """A link's malformed move is reported in Portuguese, the game replayed up to it."""
-        with make_context() as context:
-            page = context.new_page()
-            boot(page, f"{site_url}?deal=1&moves=5a,5b,zz,5c&lang=pt")
-            alert = page.get_by_role("alert")
-            expect(alert).to_contain_text("A jogada 3 do link, “zz”, não foi feita")
-            expect(page.locator("#board")).to_have_attribute("data-moves", "5a,5b")
-            assert query(page)["moves"] == ["5a,5b"]
-            assert query(page)["lang"] == ["pt"]
+        page = pages()
+        boot(page, f"{site_url}?deal=1&moves=5a,5b,zz,5c&lang=pt")
+        alert = page.get_by_role("alert")
+        expect(alert).to_contain_text("A jogada 3 do link, “zz”, não foi feita")
+        expect(page.locator("#board")).to_have_attribute("data-moves", "5a,5b")
+        assert query(page)["moves"] == ["5a,5b"]
+        assert query(page)["lang"] == ["pt"]
 
-    def test_browser_locale(self, make_context: ContextFactory, site_url: str) -> None:
+    def test_browser_locale(self, pages: PageFactory, site_url: str) -> None:
         """With no ?lang=, a ru-RU browser gets Russian, and the URL stays without lang."""
-        with make_context(locale="ru-RU") as context:
-            page = context.new_page()
-            boot(page, f"{site_url}?deal=617")
-            expect_language(page, "ru")
-            expect(page).to_have_title(TITLE_617["ru"])
-            expect(page.locator("#board [data-card='JD']")).to_have_accessible_name("валет бубен")
-            assert "lang" not in query(page)
+        page = pages(locale="ru-RU")
+        boot(page, f"{site_url}?deal=617")
+        expect_language(page, "ru")
+        expect(page).to_have_title(TITLE_617["ru"])
+        expect(page.locator("#board [data-card='JD']")).to_have_accessible_name("валет бубен")
+        assert "lang" not in query(page)
 
     @pytest.mark.parametrize(
         ("locale", "code"),
         [("pt-PT", "pt"), ("zh-TW", "zh-Hant"), ("zh-CN", "zh-Hant"), ("de-DE", "en")],
     )
     def test_locale_mapping(
-        self, make_context: ContextFactory, site_url: str, locale: str, code: str
+        self, pages: PageFactory, site_url: str, locale: str, code: str
     ) -> None:
         """Regional and unknown locales map to a language the page speaks, else English."""
-        with make_context(locale=locale) as context:
-            page = context.new_page()
-            boot(page, f"{site_url}?deal=617")
-            expect(page.locator("html")).to_have_attribute("lang", TAGS[code])
+        page = pages(locale=locale)
+        boot(page, f"{site_url}?deal=617")
+        expect(page.locator("html")).to_have_attribute("lang", TAGS[code])
 
-    def test_switch_mid_game(self, make_context: ContextFactory, site_url: str) -> None:
+    def test_switch_mid_game(self, pages: PageFactory, site_url: str) -> None:
         """Switching language keeps the deal, the moves, the board and the URL; it is remembered."""
-        with make_context() as context:
-            page = context.new_page()
-            boot(page, f"{site_url}?deal=1&moves=5a")
-            expect_language(page, "en")
-            page.locator("#table [data-card='8H']").dblclick()
+        page = pages()
+        boot(page, f"{site_url}?deal=1&moves=5a")
+        expect_language(page, "en")
+        page.locator("#table [data-card='8H']").dblclick()
+        expect(page.locator("#board")).to_have_attribute("data-moves", "5a,52")
+        before = shown_columns(page)
+        for code in ["zh-Hant", "ru", "pt", "en", "it"]:
+            menu(page)
+            page.locator("#language").select_option(code)
+            expect_language(page, code)
+            expect(page.locator("#status")).to_have_text("")
             expect(page.locator("#board")).to_have_attribute("data-moves", "5a,52")
-            before = shown_columns(page)
-            for code in ["zh-Hant", "ru", "pt", "en", "it"]:
-                menu(page)
-                page.locator("#language").select_option(code)
-                expect_language(page, code)
-                expect(page.locator("#status")).to_have_text("")
-                expect(page.locator("#board")).to_have_attribute("data-moves", "5a,52")
-                assert shown_columns(page) == before
-                assert query(page)["deal"] == ["1"]
-                assert query(page)["moves"] == ["5a,52"]
-                assert query(page)["lang"] == [code]
-            expect(page.locator("#moves-count")).to_have_text("2")
-            expect(page).to_have_title("Partita di FreeCell n. 1")
-            expect(page.locator("[data-freecell='0']")).to_have_accessible_name(
-                "Cella libera A, Sei di Fiori"
-            )
-            page.locator("[data-action=undo]").click()
-            expect(page.locator("#board")).to_have_attribute("data-moves", "5a")
-            # The choice is remembered: a plain link now opens in Italian, and says so in its URL.
-            other = context.new_page()
-            boot(other, f"{site_url}?deal=2")
-            expect_language(other, "it")
-            assert query(other)["lang"] == ["it"]
-            assert query(other)["deal"] == ["2"]
+            assert shown_columns(page) == before
+            assert query(page)["deal"] == ["1"]
+            assert query(page)["moves"] == ["5a,52"]
+            assert query(page)["lang"] == [code]
+        expect(page.locator("#moves-count")).to_have_text("2")
+        expect(page).to_have_title("Partita di FreeCell n. 1")
+        expect(page.locator("[data-freecell='0']")).to_have_accessible_name(
+            "Cella libera A, Sei di Fiori"
+        )
+        page.locator("[data-action=undo]").click()
+        expect(page.locator("#board")).to_have_attribute("data-moves", "5a")
+        # The choice is remembered: a plain link now opens in Italian, and says so in its URL.
+        other = pages()
+        boot(other, f"{site_url}?deal=2")
+        expect_language(other, "it")
+        assert query(other)["lang"] == ["it"]
+        assert query(other)["deal"] == ["2"]
 
-    def test_link_language_beats_the_stored_one(
-        self, make_context: ContextFactory, site_url: str
-    ) -> None:
+    def test_link_language_beats_the_stored_one(self, pages: PageFactory, site_url: str) -> None:
         """A shared link's ?lang= wins over the language chosen before; next deal keeps it."""
-        with make_context(locale="ru-RU") as context:
-            page = context.new_page()
-            page.add_init_script("localStorage.setItem('freecell.language', 'es')")
-            boot(page, f"{site_url}?deal=617&lang=zh-Hant")
-            expect_language(page, "zh-Hant")
-            page.locator("[data-action=next]").click()
-            expect(page.locator("#board")).to_have_attribute("data-deal", "618")
-            expect(page).to_have_title("空當接龍 第 618 局")
-            assert query(page) == {"deal": ["618"], "lang": ["zh-Hant"]}
+        page = pages(locale="ru-RU")
+        page.add_init_script("localStorage.setItem('freecell.language', 'es')")
+        boot(page, f"{site_url}?deal=617&lang=zh-Hant")
+        expect_language(page, "zh-Hant")
+        page.locator("[data-action=next]").click()
+        expect(page.locator("#board")).to_have_attribute("data-deal", "618")
+        expect(page).to_have_title("空當接龍 第 618 局")
+        assert query(page) == {"deal": ["618"], "lang": ["zh-Hant"]}
 
-    def test_won_game_message(self, make_context: ContextFactory, site_url: str) -> None:
+    def test_won_game_message(self, pages: PageFactory, site_url: str) -> None:
         """The win message and the move counter speak the language, numbers formatted."""
         moves = solution(1)
         assert engine_after(1, moves)["won"]
-        with make_context() as context:
-            page = context.new_page()
-            boot(page, f"{site_url}?deal=1&moves={','.join(moves)}&lang=ru")
-            expect(page.locator("#win-text")).to_contain_text("Вы выиграли расклад № 1")
-            expect(page.locator("#moves-count")).to_have_text(str(len(moves)))
+        page = pages()
+        boot(page, f"{site_url}?deal=1&moves={','.join(moves)}&lang=ru")
+        expect(page.locator("#win-text")).to_contain_text("Вы выиграли расклад № 1")
+        expect(page.locator("#moves-count")).to_have_text(str(len(moves)))
 
     @pytest.mark.parametrize("code", ["zh-Hant", "ru"])
     @pytest.mark.parametrize("width", ["phone", "desktop"])
     def test_screenshots(
         self,
-        make_context: ContextFactory,
+        pages: PageFactory,
         site_url: str,
         request: pytest.FixtureRequest,
         code: str,
@@ -343,18 +333,17 @@ class TestPageLanguages:
     ) -> None:
         """zh-Hant and ru fit a 360 px phone and a desktop; screenshots go to test-results/."""
         options: dict[str, Any] = PHONE_OPTIONS if width == "phone" else {}
-        with make_context(**options) as context:
-            page = context.new_page()
-            boot(page, f"{site_url}?deal=617&moves=8a&lang={code}")
-            press(page, "help")
-            size = page.viewport_size or {"width": 1280}
-            assert page.evaluate("() => document.documentElement.scrollWidth") <= size["width"]
-            for index in range(8):
-                box = page.locator(f"[data-column='{index + 1}']").bounding_box()
-                assert box is not None
-                assert box["x"] + box["width"] <= size["width"]
-            path = request.config.rootpath / "test-results" / f"screenshot-i18n-{code}-{width}.png"
-            page.screenshot(path=path, full_page=True)
+        page = pages(**options)
+        boot(page, f"{site_url}?deal=617&moves=8a&lang={code}")
+        press(page, "help")
+        size = page.viewport_size or {"width": 1280}
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= size["width"]
+        for index in range(8):
+            box = page.locator(f"[data-column='{index + 1}']").bounding_box()
+            assert box is not None
+            assert box["x"] + box["width"] <= size["width"]
+        path = screenshot_path(request.config, f"screenshot-i18n-{code}-{width}")
+        page.screenshot(path=path, full_page=True)
 
 
 def test_deal_617_first_cascade_ends_in_the_jack_of_diamonds() -> None:

@@ -7,21 +7,25 @@ engine's snapshot after the same moves. Every test opens the page at the link it
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from playwright.sync_api import BrowserContext, Locator, Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from helpers import (
     PHONE_OPTIONS,
-    ContextFactory,
+    PageFactory,
     blur,
     boot,
+    center,
     engine_after,
+    link,
     menu,
+    mouse_drag,
+    moves_of,
     press,
+    screenshot_path,
     solution,
 )
 
@@ -55,12 +59,6 @@ def shown_table(page: Page) -> dict[str, Any]:
     return cast(dict[str, Any], page.evaluate(TABLE_JS))
 
 
-def shown_moves(page: Page) -> list[str]:
-    """Return the move tokens of the game on the board (#board[data-moves])."""
-    text = page.locator("#board").get_attribute("data-moves") or ""
-    return [token for token in text.split(",") if token]
-
-
 def url_moves(page: Page) -> str:
     """Return the `moves` parameter of the page's URL ('' when there is none)."""
     return parse_qs(urlsplit(page.url).query).get("moves", [""])[0]
@@ -68,10 +66,8 @@ def url_moves(page: Page) -> str:
 
 def open_game(page: Page, site_url: str, number: int, moves: list[str] | None = None) -> None:
     """Open deal `number` with `moves` from a link and wait for exactly those moves."""
-    moves = moves or []
-    query = f"?deal={number}" + (f"&moves={','.join(moves)}" if moves else "")
-    boot(page, site_url + query)
-    expect_moves(page, moves)
+    boot(page, link(site_url, number, moves))
+    expect_moves(page, moves or [])
 
 
 def expect_moves(page: Page, moves: list[str]) -> None:
@@ -97,35 +93,6 @@ def set_auto(page: Page, on: bool) -> None:
     expect(box).to_be_checked(checked=on)
 
 
-def center(locator: Locator) -> tuple[float, float]:
-    """Return the middle of an element's visible top strip (cards overlap below it)."""
-    box = locator.bounding_box()
-    assert box is not None
-    return box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 10)
-
-
-def mouse_drag(page: Page, source: Locator, target: Locator) -> None:
-    """Drag with the mouse from the middle of `source` to just inside the top of `target`."""
-    x, y = center(source)
-    tx, ty = center(target)
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.mouse.move(tx, ty + 20, steps=10)
-    page.mouse.up()
-
-
-# --- fixtures -----------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def page(shared_context: BrowserContext) -> Iterator[Page]:
-    """Open a new page in the class's context, with auto-move on; close it after the test."""
-    opened = shared_context.new_page()
-    opened.add_init_script("try { localStorage.removeItem('freecell.auto-move'); } catch {}")
-    yield opened
-    opened.close()
-
-
 # --- tests --------------------------------------------------------------------------------------
 
 
@@ -147,7 +114,7 @@ class TestClick:
         card(page, "6C").click()
         card(page, "6C").click()
         expect(page.locator("[aria-current]")).to_have_count(0)
-        assert shown_moves(page) == []
+        assert moves_of(page) == []
 
     def test_double_click_sends_a_card(self, page: Page, site_url: str) -> None:
         """A double click plays the engine's best move for the card."""
@@ -208,7 +175,7 @@ class TestDrag:
         mouse_drag(page, card(page, "QH"), page.locator("[data-foundation='0']"))
         expect(page.get_by_role("alert")).to_contain_text("can't go home yet")
         assert shown_table(page) == before
-        assert shown_moves(page) == []
+        assert moves_of(page) == []
 
 
 class TestKeyboard:
@@ -224,7 +191,7 @@ class TestKeyboard:
         page.keyboard.press("a")
         page.keyboard.press("5")
         expect(page.get_by_role("alert")).to_contain_text("can't go on")
-        assert shown_moves(page) == ["5a"]
+        assert moves_of(page) == ["5a"]
 
     def test_escape_cancels(self, page: Page, site_url: str) -> None:
         """Escape puts the picked-up card back; the next key picks a source again."""
@@ -329,7 +296,7 @@ class TestLinks:
         expect(page.locator("html")).to_have_attribute("data-won", "true")
         expect(page.locator("#win")).to_be_visible()
         expect(page.locator("#win")).to_contain_text("You won deal #1")
-        assert shown_moves(page) == moves
+        assert moves_of(page) == moves
         page.locator("[data-action=play-next]").click()
         expect(page.locator("#board")).to_have_attribute("data-deal", "2")
         expect(page.locator("html")).not_to_have_attribute("data-won", re.compile(".*"))
@@ -422,7 +389,7 @@ class TestIllegal:
         page.locator("[data-foundation='2']").click()
         expect(page.get_by_role("alert")).to_contain_text("9♣ can't go home yet: A♣ comes first.")
         assert shown_table(page) == before
-        assert shown_moves(page) == ["5a"]
+        assert moves_of(page) == ["5a"]
         assert url_moves(page) == "5a"
         expect(page.locator("#moves-count")).to_have_text("1")
 
@@ -437,7 +404,7 @@ class TestLook:
     )  # fmt: skip
     def test_mid_game(
         self,
-        make_context: ContextFactory,
+        pages: PageFactory,
         site_url: str,
         request: pytest.FixtureRequest,
         name: str,
@@ -445,47 +412,44 @@ class TestLook:
     ) -> None:
         """Mid-game, with long cascades and a selection, nothing scrolls sideways; screenshots."""
         moves = solution(617)[:70]
-        with make_context(**options) as opened:
-            page = opened.new_page()
-            open_game(page, site_url, 617, moves)
-            longest = max(len(column) for column in engine_table(617, moves)["cascades"])
-            assert longest >= 12
-            page.locator("#board [data-column] [data-card]").last.click()
-            expect(page.locator("[aria-current]").first).to_be_visible()
-            width = page.viewport_size["width"] if page.viewport_size else 1280
-            assert page.evaluate("() => document.documentElement.scrollWidth") <= width
-            for index in range(8):
-                box = page.locator(f"[data-column='{index + 1}']").bounding_box()
-                assert box is not None
-                assert box["x"] >= 0
-                assert box["x"] + box["width"] <= width
-            path = request.config.rootpath / "test-results" / f"screenshot-play-{name}.png"
-            page.screenshot(path=path, full_page=True)
+        page = pages(**options)
+        open_game(page, site_url, 617, moves)
+        longest = max(len(column) for column in engine_table(617, moves)["cascades"])
+        assert longest >= 12
+        page.locator("#board [data-column] [data-card]").last.click()
+        expect(page.locator("[aria-current]").first).to_be_visible()
+        width = page.viewport_size["width"] if page.viewport_size else 1280
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        for index in range(8):
+            box = page.locator(f"[data-column='{index + 1}']").bounding_box()
+            assert box is not None
+            assert box["x"] >= 0
+            assert box["x"] + box["width"] <= width
+        page.screenshot(
+            path=screenshot_path(request.config, f"screenshot-play-{name}"), full_page=True
+        )
 
 
 @pytest.mark.browser
 class TestTouch:
-    def test_touch_drag_to_a_free_cell(self, make_context: ContextFactory, site_url: str) -> None:
+    def test_touch_drag_to_a_free_cell(self, pages: PageFactory, site_url: str) -> None:
         """A finger dragging a cascade's bottom card onto a free cell makes that move."""
-        with make_context(**PHONE_OPTIONS) as context:
-            page = context.new_page()
-            boot(page, f"{site_url}?deal=1")
-            cdp = context.new_cdp_session(page)
-            source = page.locator("[data-column='5'] [data-card]").last.bounding_box()
-            target = page.locator("[data-freecell='0']").bounding_box()
-            assert source is not None
-            assert target is not None
-            x0, y0 = source["x"] + source["width"] / 2, source["y"] + source["height"] / 2
-            x1, y1 = target["x"] + target["width"] / 2, target["y"] + target["height"] / 2
-            cdp.send(
-                "Input.dispatchTouchEvent",
-                {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]},
-            )
-            for i in range(1, 11):
-                point = {"x": x0 + (x1 - x0) * i / 10, "y": y0 + (y1 - y0) * i / 10}
-                cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
-            cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-            expect(page.locator("#board")).to_have_attribute("data-moves", "5a")
-            expect(page.locator("[data-freecell='0'] [data-card]")).to_have_attribute(
-                "data-card", "6C"
-            )
+        page = pages(**PHONE_OPTIONS)
+        boot(page, f"{site_url}?deal=1")
+        cdp = page.context.new_cdp_session(page)
+        source = page.locator("[data-column='5'] [data-card]").last.bounding_box()
+        target = page.locator("[data-freecell='0']").bounding_box()
+        assert source is not None
+        assert target is not None
+        x0, y0 = source["x"] + source["width"] / 2, source["y"] + source["height"] / 2
+        x1, y1 = target["x"] + target["width"] / 2, target["y"] + target["height"] / 2
+        cdp.send(
+            "Input.dispatchTouchEvent",
+            {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]},
+        )
+        for i in range(1, 11):
+            point = {"x": x0 + (x1 - x0) * i / 10, "y": y0 + (y1 - y0) * i / 10}
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        expect(page.locator("#board")).to_have_attribute("data-moves", "5a")
+        expect(page.locator("[data-freecell='0'] [data-card]")).to_have_attribute("data-card", "6C")

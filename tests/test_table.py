@@ -7,7 +7,6 @@ statistics, reduced motion, and accessibility (axe-core, 0 violations).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any, cast
 
 import pytest
@@ -18,12 +17,17 @@ from helpers import (
     PHONE_OPTIONS,
     ROOT,
     ContextFactory,
+    PageFactory,
     blur,
     boot,
     engine_after,
+    link,
     menu,
+    moves_of,
+    open_in_place,
     poll,
     press,
+    screenshot_path,
     solution,
 )
 
@@ -49,23 +53,6 @@ def long_cascade() -> tuple[int, list[str]]:
     return 22, moves
 
 
-def link(site_url: str, number: int, moves: list[str]) -> str:
-    """Return the link to a game."""
-    return f"{site_url}?deal={number}" + (f"&moves={','.join(moves)}" if moves else "")
-
-
-def moves_of(page: Page) -> list[str]:
-    """Return the moves of the game on the board."""
-    return [m for m in (page.locator("#board").get_attribute("data-moves") or "").split(",") if m]
-
-
-@pytest.fixture
-def page(make_context: ContextFactory) -> Iterator[Page]:
-    """Open a page in a context of its own: empty storage, auto-move on, no statistics."""
-    with make_context() as context:
-        yield context.new_page()
-
-
 class TestTargets:
     def test_cascades_with_cards_are_marked(self, page: Page, site_url: str) -> None:
         """Q♥ of deal 617 picked up: K♠ and K♣ and the free cells are marked, visibly."""
@@ -89,32 +76,6 @@ class TestTargets:
         )
 
 
-class TestFit:
-    @pytest.mark.parametrize(("width", "height"), SIZES)
-    def test_long_cascade_fits_without_scrolling(
-        self, make_context: ContextFactory, site_url: str, width: int, height: int
-    ) -> None:
-        """A 17-card cascade is whole on screen, nothing scrolls, at every size."""
-        number, moves = long_cascade()
-        phone = PHONE_OPTIONS if width < 500 else {}
-        with make_context(**{**phone, "viewport": {"width": width, "height": height}}) as context:
-            page = context.new_page()
-            boot(page, link(site_url, number, moves))
-            fit = cast(dict[str, float], page.evaluate(FITS_JS))
-        assert fit["bottom"] <= fit["height"] + 0.5, fit
-        assert fit["right"] <= fit["width"] + 0.5, fit
-        assert fit["scrollHeight"] <= fit["height"], fit
-        assert fit["scrollWidth"] <= fit["width"], fit
-
-    def test_cards_grow_on_large_screens(self, make_context: ContextFactory, site_url: str) -> None:
-        """At 1920x1080 the cards are wider than the old 104 px limit."""
-        with make_context(viewport={"width": 1920, "height": 1080}) as context:
-            page = context.new_page()
-            boot(page, link(site_url, 617, []))
-            fit = cast(dict[str, float], page.evaluate(FITS_JS))
-        assert fit["cardWidth"] > 104
-
-
 class TestAutoMove:
     def test_turning_it_on_plays_the_safe_moves(self, page: Page, site_url: str) -> None:
         """Deal 1, auto off, 5a 5b 5c 5d: ticking the box sends A♦ home at once."""
@@ -136,11 +97,15 @@ class TestInputIsNeverLost:
             page.keyboard.press("n")
         expect(page.locator("#board")).to_have_attribute("data-deal", "110")
 
-    def test_keys_at_ready(self, make_context: ContextFactory, site_url: str) -> None:
-        """`8` `a` pressed the moment the page is ready make the move, every time."""
-        for _ in range(3):
-            with make_context() as context:
-                page = context.new_page()
+    def test_keys_at_ready(
+        self, make_context: ContextFactory, pages: PageFactory, site_url: str
+    ) -> None:
+        """`8` `a` pressed the moment the page is ready make the move, every time.
+
+        On a first visit (a cold context) and on two visits that resume Python (a warm one).
+        """
+        with make_context() as context:
+            for page in (context.new_page(), pages(), pages()):
                 boot(page, link(site_url, 617, []))
                 page.keyboard.press("8")
                 page.keyboard.press("a")
@@ -315,23 +280,20 @@ class TestStatistics:
         figures = stats_shown(page)
         assert figures == {"played": "4", "won": "3", "streak": "0", "best-streak": "3"}
 
-    def test_another_tab_sees_each_game_counted(
-        self, make_context: ContextFactory, site_url: str
-    ) -> None:
+    def test_another_tab_sees_each_game_counted(self, pages: PageFactory, site_url: str) -> None:
         """A tab that has read the statistics sees what another tab counts afterwards."""
-        with make_context() as context:
-            first, second = context.new_page(), context.new_page()
-            boot(first, link(site_url, 1, []))
-            boot(second, link(site_url, 2, []))
-            assert stats_shown(second)["played"] == "0"
-            first.locator("[data-card='6C']").dblclick()
-            expect(first.locator("#moves-count")).to_have_text("1")
-            second.bring_to_front()
-            assert stats_shown(second)["played"] == "1"
-            second.locator("[data-card='AS']").dblclick()  # home, from deal 2's first cascade
-            expect(second.locator("#moves-count")).to_have_text("1")
-            first.bring_to_front()
-            assert stats_shown(first)["played"] == "2"
+        first, second = pages(), pages()
+        boot(first, link(site_url, 1, []))
+        boot(second, link(site_url, 2, []))
+        assert stats_shown(second)["played"] == "0"
+        first.locator("[data-card='6C']").dblclick()
+        expect(first.locator("#moves-count")).to_have_text("1")
+        second.bring_to_front()
+        assert stats_shown(second)["played"] == "1"
+        second.locator("[data-card='AS']").dblclick()  # home, from deal 2's first cascade
+        expect(second.locator("#moves-count")).to_have_text("1")
+        first.bring_to_front()
+        assert stats_shown(first)["played"] == "2"
 
     def test_a_corrupted_record_keeps_what_is_sound(self, page: Page, site_url: str) -> None:
         """Bad values in the stored record cost only themselves; the page works on."""
@@ -364,16 +326,15 @@ class TestMotion:
         page.locator("[data-card='QH']").dblclick()
         poll(page, "() => document.getAnimations().length > 0", timeout_ms=5000)
 
-    def test_reduced_motion_has_none(self, make_context: ContextFactory, site_url: str) -> None:
+    def test_reduced_motion_has_none(self, pages: PageFactory, site_url: str) -> None:
         """Under prefers-reduced-motion nothing animates, and the move is there at once."""
-        with make_context(reduced_motion="reduce") as context:
-            page = context.new_page()
-            boot(page, link(site_url, 1, ["5a", "5b", "5c"]))
-            blur(page)
-            page.keyboard.press("5")
-            page.keyboard.press("d")
-            expect(page.locator("#board")).to_have_attribute("data-moves", "5a,5b,5c,5d,5h")
-            assert page.evaluate("() => document.getAnimations().length") == 0
+        page = pages(reduced_motion="reduce")
+        boot(page, link(site_url, 1, ["5a", "5b", "5c"]))
+        blur(page)
+        page.keyboard.press("5")
+        page.keyboard.press("d")
+        expect(page.locator("#board")).to_have_attribute("data-moves", "5a,5b,5c,5d,5h")
+        assert page.evaluate("() => document.getAnimations().length") == 0
 
 
 class TestScreenReaders:
@@ -409,20 +370,22 @@ class TestScreenReaders:
         assert result == []
 
 
-class TestScreenshots:
+class TestEverySize:
     @pytest.mark.parametrize(("width", "height"), SIZES)
-    def test_every_size(
+    def test_fit_and_screenshots(
         self,
-        make_context: ContextFactory,
+        pages: PageFactory,
         site_url: str,
         request: pytest.FixtureRequest,
         width: int,
         height: int,
     ) -> None:
-        """Screenshots to look at, light and dark, English and Russian: start, long, won.
+        """Every game fits without scrolling, a 17-card cascade too; screenshots to look at.
 
-        Under reduced motion, so that each is taken as soon as the page is still (no glide, no
-        celebration, no colour transitions to wait for).
+        At the start, with a long cascade and a selection, and won; light and dark, English
+        and Russian. Under reduced motion, so that each is taken as soon as the page is still
+        (no glide, no celebration, no colour transitions to wait for). On large screens the
+        cards grow past the old 104 px limit.
         """
         phone = PHONE_OPTIONS if width < 500 else {}
         number, moves = long_cascade()
@@ -432,22 +395,29 @@ class TestScreenshots:
             "long": link(site_url, number, moves),
             "won": link(site_url, 1, won[:-1]),
         }
-        folder = request.config.rootpath / "test-results" / "table"
         size = {"viewport": {"width": width, "height": height}, "reduced_motion": "reduce"}
-        with make_context(**{**phone, **size}) as context:
-            page = context.new_page()
-            for language in ("en", "ru"):
-                for name, url in shots.items():
-                    boot(page, f"{url}&lang={language}")
-                    if name == "long":
-                        page.locator("#board [data-column] [data-card]").last.click()
-                        expect(page.locator("[aria-current]").first).to_be_visible()
-                    if name == "won":
-                        page.locator("[data-freecell='2'] [data-card]").click()
-                        page.locator("[data-foundation='0']").click()
-                        expect(page.locator("#win")).to_be_visible()
-                    for scheme in ("light", "dark"):
-                        page.emulate_media(color_scheme=scheme)
-                        shot = f"{name}-{width}x{height}-{scheme}-{language}.png"
-                        page.screenshot(path=folder / shot)
-                    assert cast(dict[str, float], page.evaluate(FITS_JS))["scrollHeight"] <= height
+        page = pages(**{**phone, **size})
+        boot(page, f"{shots['start']}&lang=en")
+        for language in ("en", "ru"):
+            for name, url in shots.items():
+                open_in_place(page, f"{url}&lang={language}")
+                expect(page.locator("html")).to_have_attribute("lang", language)
+                fit = cast(dict[str, float], page.evaluate(FITS_JS))
+                assert fit["bottom"] <= fit["height"] + 0.5, (name, fit)
+                assert fit["right"] <= fit["width"] + 0.5, (name, fit)
+                assert fit["scrollHeight"] <= fit["height"], (name, fit)
+                assert fit["scrollWidth"] <= fit["width"], (name, fit)
+                if width >= 1920:
+                    assert fit["cardWidth"] > 104
+                if name == "long":
+                    page.locator("#board [data-column] [data-card]").last.click()
+                    expect(page.locator("[aria-current]").first).to_be_visible()
+                if name == "won":
+                    page.locator("[data-freecell='2'] [data-card]").click()
+                    page.locator("[data-foundation='0']").click()
+                    expect(page.locator("#win")).to_be_visible()
+                for scheme in ("light", "dark"):
+                    page.emulate_media(color_scheme=scheme)
+                    shot = f"table/{name}-{width}x{height}-{scheme}-{language}"
+                    page.screenshot(path=screenshot_path(request.config, shot))
+                assert cast(dict[str, float], page.evaluate(FITS_JS))["scrollHeight"] <= height
