@@ -252,13 +252,6 @@ def make_context(browser: Browser, error_log: ErrorLog) -> ContextFactory:
     return new_context
 
 
-@pytest.fixture(scope="class")
-def shared_context(make_context: ContextFactory) -> Iterator[BrowserContext]:
-    """One browser context per test class (its HTTP cache makes later loads faster)."""
-    with make_context() as context:
-        yield context
-
-
 CONTEXT_OPTIONS = frozenset({"is_mobile", "has_touch", "device_scale_factor", "locale"})
 """The options only a browser context can take; a warm context is kept for each set of them."""
 

@@ -10,12 +10,11 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any, Protocol, cast
 from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 
 from conftest import record_requests
 from freecell import MAX_DEAL, Game, card_name, deal, parse_position
@@ -27,12 +26,15 @@ from helpers import (
     TIMEOUT_MS,
     ContextFactory,
     Gate,
+    PageFactory,
     blur,
     boot,
     columns_of,
     content_security_policy,
+    origin,
     poll,
     press,
+    screenshot_path,
     shown_columns,
 )
 
@@ -160,36 +162,17 @@ def clipboard(page: Page) -> str:
     return cast(str, page.evaluate("() => navigator.clipboard.readText()"))
 
 
-def origin(url: str) -> str:
-    """Return the origin (scheme://host:port) of a URL."""
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"
-
-
-def screenshot_path(config: pytest.Config, name: str) -> Path:
-    """Where a screenshot artifact goes: test-results/screenshot-NAME.png."""
-    return config.rootpath / "test-results" / f"screenshot-{name}.png"
-
-
 # --- fixtures -----------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="class")
+@pytest.fixture(scope="module")
 def app(make_context: ContextFactory, site_url: str) -> Iterator[Page]:
-    """One booted desktop page per test class, opened at ?deal=617, allowed the clipboard."""
+    """One booted desktop page for the module, opened at ?deal=617, allowed the clipboard."""
     with make_context() as context:
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin(site_url))
         page = context.new_page()
         boot(page, f"{site_url}?deal=617")
         yield page
-
-
-@pytest.fixture
-def fresh_page(shared_context: BrowserContext) -> Iterator[Page]:
-    """Open a new, blank page in the class's context; close it after the test."""
-    page = shared_context.new_page()
-    yield page
-    page.close()
 
 
 # --- tests --------------------------------------------------------------------------------------
@@ -444,19 +427,18 @@ class TestBadInput:
         assert_nothing_injected(app)
 
     @pytest.mark.parametrize("query", BAD_QUERIES.values(), ids=BAD_QUERIES.keys())
-    def test_in_the_link(self, fresh_page: Page, site_url: str, query: str) -> None:
+    def test_in_the_link(self, page: Page, site_url: str, query: str) -> None:
         """A bad link still boots: a message says what is valid, and nothing is injected."""
-        boot(fresh_page, f"{site_url}?{query}")
-        expect(fresh_page.get_by_role("alert")).to_contain_text(VALID_RANGE)
-        assert_nothing_injected(fresh_page)
-        shown = fresh_page.locator("#board").get_attribute("data-deal")
+        boot(page, f"{site_url}?{query}")
+        expect(page.get_by_role("alert")).to_contain_text(VALID_RANGE)
+        assert_nothing_injected(page)
+        shown = page.locator("#board").get_attribute("data-deal")
         if shown is not None:
-            assert shown_columns(fresh_page) == columns_of(int(shown))
+            assert shown_columns(page) == columns_of(int(shown))
 
     @pytest.mark.parametrize("query", HOSTILE_QUERIES.values(), ids=HOSTILE_QUERIES.keys())
-    def test_hostile_links(self, fresh_page: Page, site_url: str, query: str) -> None:
+    def test_hostile_links(self, page: Page, site_url: str, query: str) -> None:
         """A hostile link: ready, a deal or a clear message, nothing made from it, Next works."""
-        page = fresh_page
         page.add_init_script(TRAP_DIALOGS_JS)
         boot(page, f"{site_url}?{query}")
         said = page.locator("#message").text_content() or ""
@@ -472,23 +454,29 @@ class TestBadInput:
 
 
 class TestLoading:
-    def test_latest_choice_while_loading_wins(self, fresh_page: Page, site_url: str) -> None:
-        """While Python loads, the status says so and the field works; the last deal asked wins."""
-        page = fresh_page
-        gate = Gate()
-        page.route("**/freecell_deals-*.whl", gate)
-        page.goto(f"{site_url}?deal=617")
-        html = page.locator("html")
-        expect(html).to_have_attribute("data-state", "loading")
-        talking = page.locator("[role=status], [role=alert]").filter(has_text=re.compile(r"\w"))
-        expect(talking.first).to_be_visible()
-        for number in (1000, 2000):
-            page.locator("#deal").fill(str(number))
-            page.locator("#deal").press("Enter")
-        expect(html).to_have_attribute("data-state", "loading")
-        gate.open()
-        expect(html).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-        assert_shows(page, 2000)
+    def test_latest_choice_while_loading_wins(
+        self, make_context: ContextFactory, site_url: str
+    ) -> None:
+        """While Python loads, the status says so and the field works; the last deal asked wins.
+
+        A first visit (a cold context), the only one that loads the wheel.
+        """
+        with make_context() as context:
+            page = context.new_page()
+            gate = Gate()
+            page.route("**/freecell_deals-*.whl", gate)
+            page.goto(f"{site_url}?deal=617")
+            html = page.locator("html")
+            expect(html).to_have_attribute("data-state", "loading")
+            talking = page.locator("[role=status], [role=alert]").filter(has_text=re.compile(r"\w"))
+            expect(talking.first).to_be_visible()
+            for number in (1000, 2000):
+                page.locator("#deal").fill(str(number))
+                page.locator("#deal").press("Enter")
+            expect(html).to_have_attribute("data-state", "loading")
+            gate.open()
+            expect(html).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+            assert_shows(page, 2000)
 
     @pytest.mark.console_errors_expected
     @pytest.mark.parametrize("failure", ["404", "aborted"])
@@ -546,22 +534,21 @@ class TestServing:
 
 
 class TestLayout:
-    def test_phone_width(self, make_context: ContextFactory, site_url: str) -> None:
+    def test_phone_width(self, pages: PageFactory, site_url: str) -> None:
         """At 360 px wide all 8 cascades fit: no horizontal scrolling, every column on screen."""
-        with make_context(**PHONE_OPTIONS) as context:
-            page = context.new_page()
-            boot(page, f"{site_url}?deal=617")
-            assert_shows(page, 617)
-            assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
-            columns = page.locator("#board [data-column]")
-            expect(columns).to_have_count(8)
-            for index in range(8):
-                column = columns.nth(index)
-                expect(column).to_be_visible()
-                box = column.bounding_box()
-                assert box is not None
-                assert box["x"] >= 0, (index, box)
-                assert box["x"] + box["width"] <= PHONE["width"], (index, box)
+        page = pages(**PHONE_OPTIONS)
+        boot(page, f"{site_url}?deal=617")
+        assert_shows(page, 617)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        columns = page.locator("#board [data-column]")
+        expect(columns).to_have_count(8)
+        for index in range(8):
+            column = columns.nth(index)
+            expect(column).to_be_visible()
+            box = column.bounding_box()
+            assert box is not None
+            assert box["x"] >= 0, (index, box)
+            assert box["x"] + box["width"] <= PHONE["width"], (index, box)
 
     @pytest.mark.parametrize(
         ("name", "options"),
@@ -572,7 +559,7 @@ class TestLayout:
     )
     def test_light_and_dark(
         self,
-        make_context: ContextFactory,
+        pages: PageFactory,
         site_url: str,
         request: pytest.FixtureRequest,
         name: str,
@@ -581,17 +568,16 @@ class TestLayout:
         """Light and dark schemes both render, differently; screenshots go to test-results/."""
         colours_js = """() => [document.documentElement, document.body]
             .map((element) => getComputedStyle(element).backgroundColor).join(" ")"""
-        with make_context(**options) as context:
-            page = context.new_page()
-            boot(page, f"{site_url}?deal=617")
-            assert_shows(page, 617)
-            colours = {}
-            for scheme in ("light", "dark"):
-                page.emulate_media(color_scheme=scheme)
-                colours[scheme] = page.evaluate(colours_js)
-                page.screenshot(
-                    path=screenshot_path(request.config, f"{name}-{scheme}"), full_page=True
-                )
+        page = pages(**options)
+        boot(page, f"{site_url}?deal=617")
+        assert_shows(page, 617)
+        colours = {}
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            colours[scheme] = page.evaluate(colours_js)
+            page.screenshot(
+                path=screenshot_path(request.config, f"screenshot-{name}-{scheme}"), full_page=True
+            )
         assert colours["light"] != colours["dark"]
 
 
