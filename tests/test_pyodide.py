@@ -133,3 +133,24 @@ class TestSnapshot:
     def test_no_installer_in_the_snapshot(self, snapshot_result: dict[str, Any]) -> None:
         """micropip installed the wheel, and is gone from the resumed runtime."""
         assert snapshot_result["micropip_imported"] is False
+
+
+def test_node_imports_the_page_modules_without_a_warning() -> None:
+    """The build's Node.js tools import the page's modules (snapshot.js) without a warning.
+
+    web/package.json says its .js files are ES modules; without it Node.js warns on every build
+    (MODULE_TYPELESS_PACKAGE_JSON) and parses each module twice.
+    """
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("needs Node.js")
+    module = (ROOT / "web" / "src" / "app" / "snapshot.js").as_uri()
+    result = subprocess.run(
+        [node, "--input-type=module", "-e", f"await import({json.dumps(module)});"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
