@@ -37,8 +37,10 @@ from helpers import (
     TIMEOUT_MS,
     ContextFactory,
     PageFactory,
+    boot,
     content_security_policy,
     origin,
+    settle,
 )
 
 SUBPATH = "/nested/sub/path/"
@@ -275,8 +277,12 @@ class WarmContexts:
         self._in_use: set[str] = set()
         """The contexts the current test has used: reset before its first page, not after."""
 
-    def new_page(self, **options: Any) -> Page:
-        """Open a blank page; `viewport`, `color_scheme` and `reduced_motion` are the page's."""
+    def new_page(self, *, lasting: bool = False, **options: Any) -> Page:
+        """Open a blank page; `viewport`, `color_scheme` and `reduced_motion` are the page's.
+
+        A `lasting` page outlives the test: it has a context of its own, which the caller's
+        later tests do not reset, and the caller closes it.
+        """
         context_options = {k: v for k, v in options.items() if k in CONTEXT_OPTIONS}
         page_options = {k: v for k, v in options.items() if k not in CONTEXT_OPTIONS}
         viewport = page_options.pop("viewport", PHONE if options.get("is_mobile") else DESKTOP)
@@ -286,14 +292,15 @@ class WarmContexts:
                 f"a warm context takes no {sorted(set(media) - {'color_scheme', 'reduced_motion'})}"
             )
             raise TypeError(msg)
-        key = json.dumps(context_options, sort_keys=True)
+        key = json.dumps({**context_options, "lasting": lasting}, sort_keys=True)
         context = self._contexts.get(key)
         if context is None:
             context = self._make_context(**context_options, viewport=viewport)
             self._contexts[key] = context
-        elif key not in self._in_use:
+        elif lasting or key not in self._in_use:
             self._reset(context)
-        self._in_use.add(key)
+        if not lasting:
+            self._in_use.add(key)
         page = context.new_page()
         page.set_viewport_size(viewport)
         page.emulate_media(**media)
@@ -316,9 +323,9 @@ class WarmContexts:
         blank.close()
 
     def close_pages(self) -> None:
-        """Close every page of every warm context (the contexts stay): a test has ended."""
-        for context in self._contexts.values():
-            for page in context.pages:
+        """Close the pages of the contexts a test used (the contexts stay): it has ended."""
+        for key in self._in_use:
+            for page in self._contexts[key].pages:
                 page.close()
         self._in_use.clear()
 
@@ -348,6 +355,28 @@ def pages(warm_contexts: WarmContexts) -> Iterator[PageFactory]:
     """
     yield warm_contexts.new_page
     warm_contexts.close_pages()
+
+
+@pytest.fixture(scope="module")
+def running_page(warm_contexts: WarmContexts, site_url: str) -> Iterator[Page]:
+    """One desktop page for a whole module, booted once (see `table`)."""
+    page = warm_contexts.new_page(lasting=True)
+    boot(page, f"{site_url}?deal=1")
+    yield page
+    page.close()
+
+
+@pytest.fixture
+def table(running_page: Page) -> Page:
+    """Return the module's running page, settled for the next test (see `open_in_place`).
+
+    Much faster than a page of its own (no boot: Python keeps running), for tests about games,
+    not about how a page starts or what it stores. Before each test: no dialog or menu open,
+    no card picked up, Solve stopped, auto-move on, focus on the page. What Python and the page
+    remember of earlier games (statistics, this tab's kept histories) stays.
+    """
+    settle(running_page)
+    return running_page
 
 
 @pytest.fixture

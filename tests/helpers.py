@@ -116,6 +116,27 @@ def open_in_place(page: Page, url: str) -> None:
     expect(board).to_have_attribute("data-moves", query.get("moves", [""])[0])
 
 
+def settle(page: Page) -> None:
+    """Make a running page ready for the next test: nothing open or picked up, auto-move on.
+
+    Escape closes a dialog, puts a picked-up card down and stops Solve; the menu closes with
+    its toggle.
+    """
+    blur(page)
+    for _ in range(2):
+        page.keyboard.press("Escape")
+    expect(page.locator("dialog[open]")).to_have_count(0)
+    expect(page.locator("[aria-current]")).to_have_count(0)
+    expect(page.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "false")
+    if not page.locator("input#auto").is_checked():
+        menu(page)
+        page.locator("input#auto").check()
+    toggle = page.locator(".more-toggle")
+    if toggle.get_attribute("aria-expanded") == "true":
+        toggle.click()
+    blur(page)
+
+
 def moves_of(page: Page) -> list[str]:
     """Return the move tokens of the game on the board (#board[data-moves])."""
     text = page.locator("#board").get_attribute("data-moves") or ""

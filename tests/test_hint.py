@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from freecell import CASCADES, FREECELLS, Game, solve
 from freecell._web import _made
-from helpers import PageFactory, blur, boot, moves_of, press
+from helpers import PageFactory, blur, boot, moves_of, open_in_place, press
 
 pytestmark = pytest.mark.browser
 
@@ -31,66 +31,68 @@ def game_after(number: int, moves: list[str]) -> Game:
 
 class TestHint:
     @pytest.mark.parametrize("moves", [[], ["82", "52", "23"]])
-    def test_the_next_move_of_a_solution(self, page: Page, site_url: str, moves: list[str]) -> None:
+    def test_the_next_move_of_a_solution(
+        self, table: Page, site_url: str, moves: list[str]
+    ) -> None:
         """Shift+H marks the card and the target of the solver's first move, and says it."""
         query = f"?deal=617&moves={','.join(moves)}" if moves else "?deal=617"
-        boot(page, site_url + query)
-        expect(page.locator("#board")).to_have_attribute("data-moves", ",".join(moves))
+        open_in_place(table, site_url + query)
+        expect(table.locator("#board")).to_have_attribute("data-moves", ",".join(moves))
         position = game_after(617, moves).position
         first = solve(position).moves[0]
         made = _made(position, first)
-        blur(page)
-        page.keyboard.press("Shift+H")
-        expect(page.locator("[data-hint=from]")).to_have_attribute("data-card", made["cards"][0])
-        target = page.locator("[data-hint=to]")
+        blur(table)
+        table.keyboard.press("Shift+H")
+        expect(table.locator("[data-hint=from]")).to_have_attribute("data-card", made["cards"][0])
+        target = table.locator("[data-hint=to]")
         if first.target in CASCADES:
             expect(target).to_have_attribute("data-column", first.target)
         elif first.target in FREECELLS:
             expect(target).to_have_attribute("data-freecell", str(FREECELLS.index(first.target)))
         else:
             expect(target).to_have_attribute("data-foundation", re.compile("[0-3]"))
-        expect(page.locator("#board")).to_have_attribute("data-solvable", "yes")
-        expect(page.locator("#message")).to_contain_text("Hint:")
+        expect(table.locator("#board")).to_have_attribute("data-solvable", "yes")
+        expect(table.locator("#message")).to_contain_text("Hint:")
         # Follow the hint: click the card, then its target; the next hint comes as well.
-        page.locator("[data-hint=from]").click()
+        table.locator("[data-hint=from]").click()
         target.click()
-        expect(page.locator("#board")).to_have_attribute("data-moves", re.compile(str(first)))
-        page.keyboard.press("Shift+H")
-        expect(page.locator("[data-hint=from]")).to_have_count(1)
+        expect(table.locator("#board")).to_have_attribute("data-moves", re.compile(str(first)))
+        table.keyboard.press("Shift+H")
+        expect(table.locator("[data-hint=from]")).to_have_count(1)
 
-    def test_a_move_clears_the_hint(self, page: Page, site_url: str) -> None:
+    def test_a_move_clears_the_hint(self, table: Page, site_url: str) -> None:
         """The hint's marks and data-solvable go with the next change of the game."""
-        boot(page, f"{site_url}?deal=1")
-        blur(page)
-        page.keyboard.press("Shift+H")
-        expect(page.locator("[data-hint]")).to_have_count(2)
-        page.locator("[data-action=next]").click()
-        expect(page.locator("#board")).to_have_attribute("data-deal", "2")
-        expect(page.locator("[data-hint]")).to_have_count(0)
-        expect(page.locator("#board")).not_to_have_attribute("data-solvable", "yes")
+        open_in_place(table, f"{site_url}?deal=1")
+        blur(table)
+        table.keyboard.press("Shift+H")
+        expect(table.locator("[data-hint]")).to_have_count(2)
+        table.locator("[data-action=next]").click()
+        expect(table.locator("#board")).to_have_attribute("data-deal", "2")
+        expect(table.locator("[data-hint]")).to_have_count(0)
+        expect(table.locator("#board")).not_to_have_attribute("data-solvable", "yes")
 
-    def test_an_impossible_deal_is_proved(self, page: Page, site_url: str) -> None:
-        """Deal 11982: the page says it cannot be won, and that this was proved."""
-        boot(page, f"{site_url}?deal={IMPOSSIBLE}")
-        press(page, "hint")
-        expect(page.locator("#board")).to_have_attribute("data-solvable", "no", timeout=120_000)
-        expect(page.locator("#message")).to_contain_text("This deal cannot be won")
-        expect(page.locator("#message")).to_contain_text("proved")
-        expect(page.locator("[data-hint]")).to_have_count(0)
+    def test_an_impossible_deal_is_proved(self, table: Page, site_url: str) -> None:
+        """Deal 11982: the table says it cannot be won, and that this was proved."""
+        open_in_place(table, f"{site_url}?deal={IMPOSSIBLE}")
+        press(table, "hint")
+        expect(table.locator("#board")).to_have_attribute("data-solvable", "no", timeout=120_000)
+        expect(table.locator("#message")).to_contain_text("This deal cannot be won")
+        expect(table.locator("#message")).to_contain_text("proved")
+        expect(table.locator("[data-hint]")).to_have_count(0)
 
-    def test_the_page_answers_during_a_search(self, page: Page, site_url: str) -> None:
+    def test_the_page_answers_during_a_search(self, table: Page, site_url: str) -> None:
         """While the proof for 11982 runs, Next opens the next deal at once; the proof is lost."""
-        boot(page, f"{site_url}?deal={IMPOSSIBLE}")
-        blur(page)
-        page.keyboard.press("Shift+H")
-        page.keyboard.press("n")
+        open_in_place(table, f"{site_url}?deal={IMPOSSIBLE}")
+        blur(table)
+        table.keyboard.press("Shift+H")
+        table.keyboard.press("n")
         # The proof takes seconds; the deal change must not wait for it.
-        expect(page.locator("#board")).to_have_attribute(
+        expect(table.locator("#board")).to_have_attribute(
             "data-deal", str(IMPOSSIBLE + 1), timeout=2_500
         )
-        page.locator("[data-card]").first.wait_for()
-        expect(page.locator("#message")).not_to_contain_text("cannot be won")
-        expect(page.locator("#board")).not_to_have_attribute("data-solvable", "no")
+        table.locator("[data-card]").first.wait_for()
+        expect(table.locator("#message")).not_to_contain_text("cannot be won")
+        expect(table.locator("#board")).not_to_have_attribute("data-solvable", "no")
 
 
 class TestSolve:
@@ -109,26 +111,26 @@ class TestSolve:
         page.locator("[data-action=undo]").click()
         expect(page.locator("#board")).to_have_attribute("data-moves", ",".join(moves[:-1]))
 
-    def test_stop(self, page: Page, site_url: str) -> None:
+    def test_stop(self, table: Page, site_url: str) -> None:
         """Shift+S again stops Solve: the moves stop coming, each one legal and in the link."""
-        boot(page, f"{site_url}?deal=617")
-        blur(page)
-        page.keyboard.press("Shift+S")
-        expect(page.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "true")
-        expect(page.locator("#moves-count")).not_to_have_text("0")
-        page.keyboard.press("Shift+S")
-        expect(page.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "false")
-        stopped = moves_of(page)
-        page.wait_for_timeout(1_000)  # Solve's pace is under half a second a move
-        assert moves_of(page) == stopped
+        open_in_place(table, f"{site_url}?deal=617")
+        blur(table)
+        table.keyboard.press("Shift+S")
+        expect(table.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "true")
+        expect(table.locator("#moves-count")).not_to_have_text("0")
+        table.keyboard.press("Shift+S")
+        expect(table.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "false")
+        stopped = moves_of(table)
+        table.wait_for_timeout(1_000)  # Solve's pace is under half a second a move
+        assert moves_of(table) == stopped
         assert not game_after(617, stopped).is_won()
-        assert f"moves={','.join(stopped)}" in page.url
+        assert f"moves={','.join(stopped)}" in table.url
 
-    def test_a_key_stops_it(self, page: Page, site_url: str) -> None:
+    def test_a_key_stops_it(self, table: Page, site_url: str) -> None:
         """Any key, such as Escape, stops Solve too."""
-        boot(page, f"{site_url}?deal=24")
-        blur(page)
-        page.keyboard.press("Shift+S")
-        expect(page.locator("#moves-count")).not_to_have_text("0")
-        page.keyboard.press("Escape")
-        expect(page.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "false")
+        open_in_place(table, f"{site_url}?deal=24")
+        blur(table)
+        table.keyboard.press("Shift+S")
+        expect(table.locator("#moves-count")).not_to_have_text("0")
+        table.keyboard.press("Escape")
+        expect(table.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "false")

@@ -1,7 +1,8 @@
 """Playing a deal in the page, in a real Chromium: click, drag, keys, undo, links that replay.
 
 The Python engine (freecell.Game) is the oracle: after any moves, the page must show exactly the
-engine's snapshot after the same moves. Every test opens the page at the link it needs.
+engine's snapshot after the same moves. Every test opens the link it needs in the module's running
+page (conftest's `table`); the look and touch tests have pages of their own.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from helpers import (
     menu,
     mouse_drag,
     moves_of,
+    open_in_place,
     press,
     screenshot_path,
     solution,
@@ -65,8 +67,14 @@ def url_moves(page: Page) -> str:
 
 
 def open_game(page: Page, site_url: str, number: int, moves: list[str] | None = None) -> None:
-    """Open deal `number` with `moves` from a link and wait for exactly those moves."""
-    boot(page, link(site_url, number, moves))
+    """Open deal `number` with `moves` from a link and wait for exactly those moves.
+
+    A blank page boots at the link; a running one opens it in place.
+    """
+    if page.url == "about:blank":
+        boot(page, link(site_url, number, moves))
+    else:
+        open_in_place(page, link(site_url, number, moves))
     expect_moves(page, moves or [])
 
 
@@ -91,6 +99,12 @@ def set_auto(page: Page, on: bool) -> None:
         box.click()
         page.keyboard.press("Escape")
     expect(box).to_be_checked(checked=on)
+
+
+@pytest.fixture
+def page(table: Page) -> Page:
+    """Return the module's running page (conftest's `table`), where most tests here play."""
+    return table
 
 
 # --- tests --------------------------------------------------------------------------------------

@@ -54,48 +54,50 @@ def long_cascade() -> tuple[int, list[str]]:
 
 
 class TestTargets:
-    def test_cascades_with_cards_are_marked(self, page: Page, site_url: str) -> None:
+    def test_cascades_with_cards_are_marked(self, table: Page, site_url: str) -> None:
         """Q♥ of deal 617 picked up: K♠ and K♣ and the free cells are marked, visibly."""
-        boot(page, link(site_url, 617, []))
-        page.locator("[data-card='QH']").click()
-        targets = page.locator("[data-target]")
+        open_in_place(table, link(site_url, 617, []))
+        table.locator("[data-card='QH']").click()
+        targets = table.locator("[data-target]")
         expect(targets).to_have_count(6)
         for code in ("KS", "KC"):
-            card = page.locator(f"[data-column] [data-card='{code}']")
+            card = table.locator(f"[data-column] [data-card='{code}']")
             expect(card).to_have_attribute("data-target", "true")
             style = card.evaluate("(e) => getComputedStyle(e).outlineStyle")
             assert style != "none"
-        expect(page.locator("[data-freecell][data-target]")).to_have_count(4)
+        expect(table.locator("[data-freecell][data-target]")).to_have_count(4)
 
-    def test_the_foundation_of_the_suit(self, page: Page, site_url: str) -> None:
+    def test_the_foundation_of_the_suit(self, table: Page, site_url: str) -> None:
         """An ace picked up marks its own suit's foundation (A♦: the second)."""
-        boot(page, link(site_url, 1, ["5a", "5b", "5c", "5d"]))  # a link adds no auto move
-        page.locator("[data-card='AD']").click()
-        expect(page.locator("[data-foundation][data-target]")).to_have_attribute(
+        open_in_place(
+            table, link(site_url, 1, ["5a", "5b", "5c", "5d"])
+        )  # a link adds no auto move
+        table.locator("[data-card='AD']").click()
+        expect(table.locator("[data-foundation][data-target]")).to_have_attribute(
             "data-foundation", "1"
         )
 
 
 class TestAutoMove:
-    def test_turning_it_on_plays_the_safe_moves(self, page: Page, site_url: str) -> None:
+    def test_turning_it_on_plays_the_safe_moves(self, table: Page, site_url: str) -> None:
         """Deal 1, auto off, 5a 5b 5c 5d: ticking the box sends A♦ home at once."""
-        boot(page, link(site_url, 1, ["5a", "5b", "5c", "5d"]))
-        menu(page)
-        box = page.locator("input#auto")
+        open_in_place(table, link(site_url, 1, ["5a", "5b", "5c", "5d"]))
+        menu(table)
+        box = table.locator("input#auto")
         box.uncheck()
         box.check()
-        expect(page.locator("#board")).to_have_attribute("data-moves", "5a,5b,5c,5d,5h")
-        expect(page.locator("[data-foundation='1'] [data-card='AD']")).to_have_count(1)
+        expect(table.locator("#board")).to_have_attribute("data-moves", "5a,5b,5c,5d,5h")
+        expect(table.locator("[data-foundation='1'] [data-card='AD']")).to_have_count(1)
 
 
 class TestInputIsNeverLost:
-    def test_ten_nexts(self, page: Page, site_url: str) -> None:
+    def test_ten_nexts(self, table: Page, site_url: str) -> None:
         """Ten N presses with no gap from deal 100 land on deal 110."""
-        boot(page, link(site_url, 100, []))
-        blur(page)
+        open_in_place(table, link(site_url, 100, []))
+        blur(table)
         for _ in range(10):
-            page.keyboard.press("n")
-        expect(page.locator("#board")).to_have_attribute("data-deal", "110")
+            table.keyboard.press("n")
+        expect(table.locator("#board")).to_have_attribute("data-deal", "110")
 
     def test_keys_at_ready(
         self, make_context: ContextFactory, pages: PageFactory, site_url: str
@@ -126,36 +128,36 @@ class TestBadLinks:
         press(page, action)
         expect(page.locator("#board")).to_have_attribute("data-deal", deal)
 
-    def test_after_a_bad_number_next_goes_on(self, page: Page, site_url: str) -> None:
+    def test_after_a_bad_number_next_goes_on(self, table: Page, site_url: str) -> None:
         """A bad typed number leaves the deal shown; Next steps from it."""
-        boot(page, link(site_url, 617, []))
-        page.locator("#deal").fill("0")
-        page.locator("#deal").press("Enter")
-        expect(page.locator("#message")).to_contain_text("1 to 8589934591")
-        press(page, "next")
-        expect(page.locator("#board")).to_have_attribute("data-deal", "618")
+        open_in_place(table, link(site_url, 617, []))
+        table.locator("#deal").fill("0")
+        table.locator("#deal").press("Enter")
+        expect(table.locator("#message")).to_contain_text("1 to 8589934591")
+        press(table, "next")
+        expect(table.locator("#board")).to_have_attribute("data-deal", "618")
 
 
 class TestNoLayoutShift:
-    def test_messages_and_the_win_do_not_move_the_table(self, page: Page, site_url: str) -> None:
+    def test_messages_and_the_win_do_not_move_the_table(self, table: Page, site_url: str) -> None:
         """A refusal and the win banner appear over the table: it does not move."""
         moves = solution(1)
-        boot(page, link(site_url, 1, moves[:-1]))
-        board = page.locator("#board")
+        open_in_place(table, link(site_url, 1, moves[:-1]))
+        board = table.locator("#board")
         before = board.bounding_box()
-        page.locator("[data-foundation='0']").click()  # cards never leave: a message appears
-        expect(page.locator("#message")).not_to_be_empty()
+        table.locator("[data-foundation='0']").click()  # cards never leave: a message appears
+        expect(table.locator("#message")).not_to_be_empty()
         assert board.bounding_box() == before
-        page.locator("[data-freecell='2'] [data-card]").click()
-        page.locator("[data-foundation='0']").click()
-        expect(page.locator("#win")).to_be_visible()
+        table.locator("[data-freecell='2'] [data-card]").click()
+        table.locator("[data-foundation='0']").click()
+        expect(table.locator("#win")).to_be_visible()
         assert board.bounding_box() == before
-        win = page.locator("#win").bounding_box()
-        table = page.locator("#table").bounding_box()
+        win = table.locator("#win").bounding_box()
+        felt = table.locator("#table").bounding_box()
         assert win is not None
-        assert table is not None
+        assert felt is not None
         middle = win["x"] + win["width"] / 2
-        assert abs(middle - (table["x"] + table["width"] / 2)) < 2
+        assert abs(middle - (felt["x"] + felt["width"] / 2)) < 2
 
 
 class TestEmptyCascade:
@@ -180,29 +182,29 @@ class TestEmptyCascade:
                     return 617, moves[: index + 1], str(k + 1), empty[0], count
         pytest.fail("no such position in the solution")
 
-    def test_a_click_takes_the_run(self, page: Page, site_url: str) -> None:
+    def test_a_click_takes_the_run(self, table: Page, site_url: str) -> None:
         """A click on a run's bottom card, then an empty cascade, moves all the run that may go."""
         number, moves, source, empty, count = self.position()
-        boot(page, link(site_url, number, moves))
-        page.locator(f"[data-column='{source}'] [data-card]").last.click()
-        page.locator(f"[data-column='{empty}']").click()
-        expect(page.locator(f"[data-column='{empty}'] [data-card]")).to_have_count(count)
+        open_in_place(table, link(site_url, number, moves))
+        table.locator(f"[data-column='{source}'] [data-card]").last.click()
+        table.locator(f"[data-column='{empty}']").click()
+        expect(table.locator(f"[data-column='{empty}'] [data-card]")).to_have_count(count)
 
-    def test_a_drag_of_one_card_moves_one(self, page: Page, site_url: str) -> None:
+    def test_a_drag_of_one_card_moves_one(self, table: Page, site_url: str) -> None:
         """Dragging a run's bottom card to an empty cascade moves that one card."""
         number, moves, source, empty, _ = self.position()
-        boot(page, link(site_url, number, moves))
-        card = page.locator(f"[data-column='{source}'] [data-card]").last
+        open_in_place(table, link(site_url, number, moves))
+        card = table.locator(f"[data-column='{source}'] [data-card]").last
         box = card.bounding_box()
-        target = page.locator(f"[data-column='{empty}']").bounding_box()
+        target = table.locator(f"[data-column='{empty}']").bounding_box()
         assert box is not None
         assert target is not None
-        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 10)
-        page.mouse.down()
-        page.mouse.move(target["x"] + target["width"] / 2, target["y"] + 20, steps=8)
-        page.mouse.up()
-        expect(page.locator(f"[data-column='{empty}'] [data-card]")).to_have_count(1)
-        assert moves_of(page)[-1] == f"{source}{empty}"
+        table.mouse.move(box["x"] + box["width"] / 2, box["y"] + 10)
+        table.mouse.down()
+        table.mouse.move(target["x"] + target["width"] / 2, target["y"] + 20, steps=8)
+        table.mouse.up()
+        expect(table.locator(f"[data-column='{empty}'] [data-card]")).to_have_count(1)
+        assert moves_of(table)[-1] == f"{source}{empty}"
 
 
 class TestDialogs:
@@ -210,26 +212,26 @@ class TestDialogs:
         ("key", "dialog", "action"), [("?", "help", "help"), ("i", "stats", "stats")]
     )
     def test_focus_and_escape(
-        self, page: Page, site_url: str, key: str, dialog: str, action: str
+        self, table: Page, site_url: str, key: str, dialog: str, action: str
     ) -> None:
         """A dialog takes the focus, closes with Esc or its button, and gives focus back."""
-        boot(page, link(site_url, 617, []))
-        blur(page)
-        page.keyboard.press(key)
-        window = page.locator(f"dialog#{dialog}")
+        open_in_place(table, link(site_url, 617, []))
+        blur(table)
+        table.keyboard.press(key)
+        window = table.locator(f"dialog#{dialog}")
         expect(window).to_be_visible()
-        assert page.evaluate(
+        assert table.evaluate(
             f"() => document.getElementById('{dialog}').contains(document.activeElement)"
         )
-        page.keyboard.press("n")  # the game's keys rest while a window is open
-        expect(page.locator("#board")).to_have_attribute("data-deal", "617")
-        page.keyboard.press("Escape")
+        table.keyboard.press("n")  # the game's keys rest while a window is open
+        expect(table.locator("#board")).to_have_attribute("data-deal", "617")
+        table.keyboard.press("Escape")
         expect(window).to_be_hidden()
-        press(page, action)
+        press(table, action)
         expect(window).to_be_visible()
         window.locator("[data-action=close]").click()
         expect(window).to_be_hidden()
-        expect(page.locator(".more-toggle")).to_be_focused()
+        expect(table.locator(".more-toggle")).to_be_focused()
 
 
 def stats_shown(page: Page) -> dict[str, str]:
@@ -320,11 +322,11 @@ class TestStatistics:
 
 
 class TestMotion:
-    def test_moves_glide(self, page: Page, site_url: str) -> None:
+    def test_moves_glide(self, table: Page, site_url: str) -> None:
         """With motion allowed, a move's card glides (an animation runs)."""
-        boot(page, link(site_url, 617, []))
-        page.locator("[data-card='QH']").dblclick()
-        poll(page, "() => document.getAnimations().length > 0", timeout_ms=5000)
+        open_in_place(table, link(site_url, 617, []))
+        table.locator("[data-card='QH']").dblclick()
+        poll(table, "() => document.getAnimations().length > 0", timeout_ms=5000)
 
     def test_reduced_motion_has_none(self, pages: PageFactory, site_url: str) -> None:
         """Under prefers-reduced-motion nothing animates, and the move is there at once."""
@@ -338,32 +340,32 @@ class TestMotion:
 
 
 class TestScreenReaders:
-    def test_moves_are_said(self, page: Page, site_url: str) -> None:
+    def test_moves_are_said(self, table: Page, site_url: str) -> None:
         """Each move, automatic ones too, is said in the polite live region."""
-        boot(page, link(site_url, 1, ["5a", "5b", "5c"]))
-        blur(page)
-        page.keyboard.press("5")
-        expect(page.locator("#announcer")).to_have_text("J♠ picked up")
-        page.keyboard.press("d")
-        expect(page.locator("#announcer")).to_have_text("J♠ to free cell D; A♦ home")
+        open_in_place(table, link(site_url, 1, ["5a", "5b", "5c"]))
+        blur(table)
+        table.keyboard.press("5")
+        expect(table.locator("#announcer")).to_have_text("J♠ picked up")
+        table.keyboard.press("d")
+        expect(table.locator("#announcer")).to_have_text("J♠ to free cell D; A♦ home")
 
     @pytest.mark.parametrize("where", ["start", "selection", "help", "stats", "won"])
-    def test_axe_finds_nothing(self, page: Page, site_url: str, where: str) -> None:
+    def test_axe_finds_nothing(self, table: Page, site_url: str, where: str) -> None:
         """axe-core finds no violation: at the start, with a selection, in dialogs, at a win."""
         moves = solution(1)
-        boot(page, link(site_url, 1, moves[:-1] if where == "won" else []))
+        open_in_place(table, link(site_url, 1, moves[:-1] if where == "won" else []))
         if where == "selection":
-            page.locator("[data-card='6S']").click()
+            table.locator("[data-card='6S']").click()
         elif where in ("help", "stats"):
-            press(page, where)
+            press(table, where)
         elif where == "won":
-            page.locator("[data-freecell='2'] [data-card]").click()
-            page.locator("[data-foundation='0']").click()
-            expect(page.locator("#win")).to_be_visible()
-        page.evaluate(AXE.read_text())  # evaluate, not a <script>: the page's CSP forbids inline
+            table.locator("[data-freecell='2'] [data-card]").click()
+            table.locator("[data-foundation='0']").click()
+            expect(table.locator("#win")).to_be_visible()
+        table.evaluate(AXE.read_text())  # evaluate, not a <script>: the table's CSP forbids inline
         result = cast(
             list[dict[str, Any]],
-            page.evaluate("""() => axe.run(document, {resultTypes: ["violations"]})
+            table.evaluate("""() => axe.run(document, {resultTypes: ["violations"]})
                 .then((r) => r.violations.map((v) => ({id: v.id, nodes: v.nodes.length,
                     target: v.nodes[0]?.target})))"""),
         )
