@@ -103,17 +103,19 @@ OPEN_IN_PLACE_JS = """(url) => {
 }"""
 
 
-def open_in_place(page: Page, url: str) -> None:
+def open_in_place(page: Page, url: str, played: list[str] | None = None) -> None:
     """Open a link in the running page, as Back and Forward do, and wait until it is shown.
 
-    Much faster than `boot` (no reload, Python keeps running): for tests that only look at
+    That is its deal with its moves, or with `played` for a link whose moves are not all
+    played. Much faster than `boot` (no reload, Python keeps running): for tests that look at
     games, not at how a page starts.
     """
     query = parse_qs(urlsplit(url).query)
     page.evaluate(OPEN_IN_PLACE_JS, url)
     board = page.locator("#board")
+    moves = query.get("moves", [""])[0] if played is None else ",".join(played)
     expect(board).to_have_attribute("data-deal", query["deal"][0])
-    expect(board).to_have_attribute("data-moves", query.get("moves", [""])[0])
+    expect(board).to_have_attribute("data-moves", moves)
 
 
 def settle(page: Page) -> None:

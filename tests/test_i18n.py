@@ -28,6 +28,7 @@ from helpers import (
     engine_after,
     js_object,
     menu,
+    open_in_place,
     press,
     screenshot_path,
     shown_columns,
@@ -216,22 +217,20 @@ class TestPageLanguages:
         assert query(page)["deal"] == ["617"]
 
     @pytest.mark.parametrize("code", LANGUAGES[1:])
-    def test_python_refusal_in_the_language(
-        self, pages: PageFactory, site_url: str, code: str
-    ) -> None:
+    def test_python_refusal_in_the_language(self, table: Page, site_url: str, code: str) -> None:
         """An illegal move's reason, from Python's code and params, is in the language."""
-        page = pages()
-        boot(page, f"{site_url}?deal=1&moves=5a&lang={code}")
+        page = table
+        open_in_place(page, f"{site_url}?deal=1&moves=5a&lang={code}")
         page.locator("#table [data-card='9C']").click()
         page.locator("[data-foundation='2']").click()
         expect(page.get_by_role("alert")).to_contain_text(ILLEGAL_2H[code])
         expect(page.get_by_role("alert")).to_contain_text("2h")
         expect(page.locator("#board")).to_have_attribute("data-moves", "5a")
 
-    def test_bad_deal_number_in_russian(self, pages: PageFactory, site_url: str) -> None:
+    def test_bad_deal_number_in_russian(self, table: Page, site_url: str) -> None:
         """A bad deal number is refused in Russian, with the valid range in plain digits."""
-        page = pages()
-        boot(page, f"{site_url}?deal=617&lang=ru")
+        page = table
+        open_in_place(page, f"{site_url}?deal=617&lang=ru")
         page.locator("#deal").fill("0")
         page.locator("#deal").press("Enter")
         alert = page.get_by_role("alert")
@@ -312,12 +311,12 @@ class TestPageLanguages:
         expect(page).to_have_title("空當接龍 第 618 局")
         assert query(page) == {"deal": ["618"], "lang": ["zh-Hant"]}
 
-    def test_won_game_message(self, pages: PageFactory, site_url: str) -> None:
+    def test_won_game_message(self, table: Page, site_url: str) -> None:
         """The win message and the move counter speak the language, numbers formatted."""
         moves = solution(1)
         assert engine_after(1, moves)["won"]
-        page = pages()
-        boot(page, f"{site_url}?deal=1&moves={','.join(moves)}&lang=ru")
+        page = table
+        open_in_place(page, f"{site_url}?deal=1&moves={','.join(moves)}&lang=ru")
         expect(page.locator("#win-text")).to_contain_text("Вы выиграли расклад № 1")
         expect(page.locator("#moves-count")).to_have_text(str(len(moves)))
 
