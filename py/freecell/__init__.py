@@ -6,7 +6,6 @@
 """
 
 from freecell._cards import (
-    CARD_CODES,
     CARDS,
     CLUBS,
     DIAMONDS,
@@ -65,6 +64,7 @@ from freecell._game import (
     Snapshot,
     parse_position,
 )
+from freecell._names import CARD_CODES
 from freecell._solver import (
     DEFAULT_MAX_STATES,
     Solution,

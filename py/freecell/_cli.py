@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import chain, islice
+from itertools import islice
 from typing import BinaryIO, Final, TextIO
 
 import freecell
@@ -26,16 +26,12 @@ from freecell._command import (
 )
 from freecell._deal import (
     FORMATS,
-    MAX_DEAL,
-    MIN_DEAL,
-    SPECIAL_DEALS,
     VALID_DEALS_TEXT,
     DealNumberError,
     Format,
     format_boards,
-    parse_deal_number,
+    parse_deal_spec,
 )
-from freecell._errors import shorten
 
 _PROG: Final = "freecell"
 _BATCH: Final = 512  # boards joined into one write
@@ -74,37 +70,6 @@ _OPTIONS_TEXT: Final = "the options are -h/--help, --version and -f/--format"
 
 class _UsageError(Exception):
     """A command line that names nothing valid; its message is one line for stderr."""
-
-
-def parse_deal_spec(text: str) -> Iterable[int]:
-    """Parse one argument: a deal number or an inclusive range ``FIRST..LAST``.
-
-    A range holds every deal number from FIRST to LAST, skipping the numbers that name no deal;
-    it is not built in memory. Raises :class:`~freecell.DealNumberError`.
-
-    >>> list(parse_deal_spec("-2..2"))
-    [-2, -1, 1, 2]
-    >>> parse_deal_spec("617")
-    (617,)
-    >>> parse_deal_spec("1..")
-    Traceback (most recent call last):
-    ...
-    freecell._deal.DealNumberError: invalid range '1..': write FIRST..LAST, each a whole number from 1 to 8589934591, or -1 or -2
-    """  # noqa: E501 - a doctest's output is one line
-    first_text, dots, last_text = text.partition("..")
-    if not dots:
-        return (parse_deal_number(text),)
-    try:
-        first, last = parse_deal_number(first_text), parse_deal_number(last_text)
-    except DealNumberError:
-        params = {"text": shorten(text), "min": MIN_DEAL, "max": MAX_DEAL}
-        raise DealNumberError("deal-range-syntax", **params) from None
-    if first > last:
-        raise DealNumberError("deal-range", text=shorten(text))
-    if first > 0:
-        return range(first, last + 1)
-    specials = tuple(n for n in SPECIAL_DEALS[::-1] if first <= n <= last)
-    return chain(specials, range(1, last + 1))
 
 
 def _option_name(arg: str) -> str | None:

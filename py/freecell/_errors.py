@@ -21,6 +21,8 @@ import string
 from collections.abc import Mapping
 from typing import Any, Final
 
+from freecell._names import NAME_OF_CODE
+
 QUOTE_LIMIT: Final = 40
 """The most characters of a user's text that a message quotes; longer text is cut."""
 
@@ -142,11 +144,7 @@ class _Formatter(string.Formatter):
         if format_spec == "codes":
             return " ".join(value)
         if format_spec == "name":
-            # _cards raises CardError, one of these errors, so it imports this module: by the
-            # time a message is made, both are loaded.
-            from freecell._cards import card_name, parse_card  # noqa: PLC0415
-
-            return card_name(parse_card(value))
+            return NAME_OF_CODE[value]
         if format_spec and not format_spec[0].isdigit():
             count = len(value) if isinstance(value, list) else int(value)
             return f"{count} {format_spec}" + ("" if count == 1 else "s")

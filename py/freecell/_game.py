@@ -44,17 +44,10 @@ import re
 from dataclasses import dataclass
 from typing import Final, TypedDict
 
-from freecell._cards import (
-    CARD_CODES,
-    RANK_CHARS,
-    SUIT_CHARS,
-    Card,
-    CardError,
-    card_code,
-    parse_card,
-)
+from freecell._cards import Card, CardError, card_code, parse_card
 from freecell._deal import Deal, deal
 from freecell._errors import CodedError, shorten
+from freecell._names import CARD_CODES, RANK_CHARS, SUIT_CHARS
 
 Place = str
 """A place in the notation: a cascade ``"1"``-``"8"``, a free cell ``"a"``-``"d"``, or ``"h"``."""

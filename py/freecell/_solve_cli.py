@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, NoReturn, TextIO
 
 from freecell._command import quoted
-from freecell._deal import VALID_DEALS_TEXT, DealNumberError, deal
+from freecell._deal import VALID_DEALS_TEXT, DealNumberError, deal, parse_deal_spec
 from freecell._game import PositionError, parse_position
 from freecell._solver import DEFAULT_MAX_STATES, Solution, Solver
 
@@ -195,8 +195,6 @@ def _specs(deal_texts: list[str], stdin: TextIO) -> list[Iterable[int] | str]:
 
     Returns the deal numbers of each argument, or the position's text for ``-``.
     """
-    from freecell._cli import parse_deal_spec  # noqa: PLC0415 - _cli imports this module
-
     if not deal_texts:
         msg = f"name at least one deal ({VALID_DEALS_TEXT}) or - for a position on stdin"
         raise _UsageError(msg)

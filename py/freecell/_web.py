@@ -26,10 +26,11 @@ import sys
 from collections.abc import Callable
 from typing import Any, Final, TypeGuard
 
-from freecell._cards import CARD_CODES, RANK_CHARS, SUIT_SYMBOLS, card_is_red, parse_card
+from freecell._cards import card_is_red, parse_card
 from freecell._deal import MAX_DEAL, DealNumberError, deal, format_deal, parse_deal_number
 from freecell._errors import ERROR_CODES, CodedError, message, shorten
 from freecell._game import CASCADES, Game, HistoryError, Move, Position, Snapshot
+from freecell._names import CARD_CODES, RANK_CHARS, SUIT_SYMBOLS
 from freecell._solver import Solution, Solver
 
 __all__ = ["ERROR_CODES", "MAX_LINK_MOVES", "Session", "forget_installer", "warm_up"]
