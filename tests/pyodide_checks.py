@@ -13,10 +13,16 @@ from pathlib import Path
 
 import freecell
 import freecell._cards
+import freecell._clicks
 import freecell._deal
 import freecell._errors
-import freecell._game
+import freecell._fcs
+import freecell._history
+import freecell._names
+import freecell._notation
+import freecell._pyodide
 import freecell._replay
+import freecell._rules
 import freecell._solve_cli
 import freecell._solver
 import freecell._web
@@ -25,10 +31,16 @@ from freecell import Game, format_boards, solve
 MODULES = (
     freecell,
     freecell._cards,
+    freecell._clicks,
     freecell._deal,
     freecell._errors,
-    freecell._game,
+    freecell._fcs,
+    freecell._history,
+    freecell._names,
+    freecell._notation,
+    freecell._pyodide,
     freecell._replay,
+    freecell._rules,
     freecell._solve_cli,
     freecell._solver,
     freecell._web,

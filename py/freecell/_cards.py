@@ -68,6 +68,15 @@ def card_suit(card: Card) -> Suit:
     return card % 4
 
 
+def next_home(suit: Suit, home: int) -> Card:
+    """Return the card a foundation of ``suit`` holding ``home`` cards takes next.
+
+    >>> card_code(next_home(HEARTS, 0)), card_code(next_home(CLUBS, 12))
+    ('AH', 'KC')
+    """
+    return 4 * home + suit
+
+
 def card_is_red(card: Card) -> bool:
     """Tell whether a card is a diamond or a heart.
 

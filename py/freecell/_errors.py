@@ -44,7 +44,7 @@ MESSAGES: Final[Mapping[str, str]] = {
         "(C D H S or ♣ ♦ ♥ ♠), e.g. 'TD'"
     ),
     "card-values": "no card of rank {rank!r} and suit {suit!r}: ranks are 1..13, suits 0..3",
-    # text that is no move (freecell._game.Move)
+    # text that is no move (freecell._notation.Move)
     "move-syntax": _INVALID
     + (
         "write a source (cascade 1-8, free cell a-d) then a target (cascade, free cell or h), "
@@ -59,7 +59,7 @@ MESSAGES: Final[Mapping[str, str]] = {
     "move-cell-to-cell": _INVALID + "no move goes from a free cell to a free cell",
     "move-count": _INVALID + "a move takes 1 to 13 cards",
     "move-count-places": _INVALID + "only a move between cascades can give a card count",
-    # a move the rules refuse (freecell._game.Position)
+    # a move the rules refuse (freecell._rules.Position)
     "cascade-empty": _ILLEGAL + "cascade {cascade} is empty",
     "freecell-empty": _ILLEGAL + "free cell {cell} is empty",
     "foundation-needs": _ILLEGAL
@@ -94,7 +94,7 @@ MESSAGES: Final[Mapping[str, str]] = {
         "the run that fits on {onto} at the bottom of cascade {target} is {cards:card} "
         "({cards:codes}), not {count}"
     ),
-    # a card and a place that make no move (freecell._game.Position.find_move)
+    # a card and a place that make no move (freecell._clicks.find_move)
     "from-foundation": "cards leave from a cascade or a free cell, never from the foundations",
     "no-place": _INVALID + "there is no place {place!r}",
     "same-place": "the card is already there",
@@ -110,7 +110,7 @@ MESSAGES: Final[Mapping[str, str]] = {
         "{below} below it"
     ),
     "card-stuck": "{card:name} has nowhere to go.",
-    # the history (freecell._game.Game)
+    # the history (freecell._history.Game)
     "nothing-to-undo": "nothing to undo: no move has been played",
     "nothing-to-redo": "nothing to redo: no move has been undone since the last move",
     "nothing-to-restart": "nothing to restart: no move has been played",

@@ -18,7 +18,9 @@ from typing import Final, TextIO
 
 from freecell._command import quoted
 from freecell._deal import VALID_DEALS_TEXT, DealNumberError, parse_deal_number
-from freecell._game import MOVE_PATTERN, Game, IllegalMoveError, InvalidMoveError
+from freecell._history import Game
+from freecell._notation import MOVE_PATTERN, InvalidMoveError
+from freecell._rules import IllegalMoveError
 
 _PROG: Final = "freecell replay"
 USAGE: Final = f"usage: {_PROG} [-h] DEAL [MOVE ...]"

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Final, NoReturn, TextIO
 
 from freecell._command import quoted
 from freecell._deal import VALID_DEALS_TEXT, DealNumberError, deal, parse_deal_spec
-from freecell._game import PositionError, parse_position
+from freecell._fcs import parse_position
+from freecell._rules import PositionError
 from freecell._solver import DEFAULT_MAX_STATES, Solution, Solver
 
 if TYPE_CHECKING:

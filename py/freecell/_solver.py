@@ -47,7 +47,9 @@ from dataclasses import dataclass
 from typing import Final, Literal, TypeVar
 
 from freecell._deal import Deal, deal
-from freecell._game import CASCADES, FOUNDATION, FREECELLS, Game, Move, Position
+from freecell._history import Game
+from freecell._notation import CASCADES, FOUNDATION, FREECELLS, Move
+from freecell._rules import Position
 
 _V = TypeVar("_V")
 

@@ -25,11 +25,14 @@ import json
 from collections.abc import Callable
 from typing import Any, Concatenate, Final, ParamSpec, TypeGuard
 
-from freecell._cards import card_is_red, parse_card
+from freecell._cards import card_is_red, card_rank, card_suit, card_unicode, parse_card
+from freecell._clicks import best_move_for, find_move
 from freecell._deal import MAX_DEAL, DealNumberError, deal, format_deal, parse_deal_number
 from freecell._errors import ERROR_CODES, CodedError, message, shorten
-from freecell._game import CASCADES, Game, HistoryError, Move, Position, Snapshot
-from freecell._names import CARD_CODES, RANK_CHARS, SUIT_SYMBOLS
+from freecell._history import Game, HistoryError, Snapshot
+from freecell._names import CARD_CODES, SUIT_SYMBOLS
+from freecell._notation import CASCADES, Move
+from freecell._rules import Position
 from freecell._solver import Solution, Solver
 
 _P = ParamSpec("_P")
@@ -44,11 +47,11 @@ _KNOWN_MOST: Final = 20_000  # positions whose answer a session remembers before
 
 _FACES: Final = {
     CARD_CODES[card]: {
-        "rank": "10" if card // 4 == 9 else RANK_CHARS[card // 4],
-        "suit": SUIT_SYMBOLS[card % 4],
+        "rank": card_unicode(card)[:-1],
+        "suit": SUIT_SYMBOLS[card_suit(card)],
         "red": card_is_red(card),
-        "rank_index": card // 4,
-        "suit_index": card % 4,
+        "rank_index": card_rank(card) - 1,
+        "suit_index": card_suit(card),
     }
     for card in range(52)
 }
@@ -119,7 +122,7 @@ def _auto_moves(game: Game) -> tuple[list[dict[str, Any]], list[Snapshot]]:
     """Play the safe automatic moves; return what each made and the game after each."""
     made: list[dict[str, Any]] = []
     steps: list[Snapshot] = []
-    while (move := game.next_auto_move()) is not None:
+    while (move := game.position.next_auto_move()) is not None:
         made.append(_made(game.position, move))
         game.push(move, auto=True)
         steps.append(game.snapshot())
@@ -285,7 +288,7 @@ class Session:
         ``card`` names the card picked up, when the player picked one: in a cascade it takes
         the cards below it along; ``longest`` (a click rather than a drag) moves as much of a
         run onto an empty cascade as the rules allow (see
-        :meth:`~freecell.Position.find_move`). With ``auto``, the safe automatic moves follow,
+        :func:`freecell._clicks.find_move`). With ``auto``, the safe automatic moves follow,
         each a move of its own. A refused move gets ``"error"``, the engine's reason, and
         changes nothing.
 
@@ -297,8 +300,8 @@ class Session:
         "illegal move '2h': 9C cannot go to the foundations, which need the AC next"
         """
         try:
-            move = game.position.find_move(
-                str(source), str(target), str(card or ""), longest=bool(longest)
+            move = find_move(
+                game.position, str(source), str(target), str(card or ""), longest=bool(longest)
             )
         except CodedError as error:
             return self._refuse(game, error)
@@ -315,7 +318,7 @@ class Session:
         'Ace of Hearts has nowhere to go.'
         """
         try:
-            move = game.best_move_for(str(card))
+            move = best_move_for(game.position, str(card))
         except CodedError as error:
             return self._refuse(game, error)
         if move is None:
@@ -474,7 +477,7 @@ class Session:
         ['2', '3', 'a', 'b', 'c', 'd']
         """
         places: list[str] = []
-        for move in game.moves_from(str(source)):
+        for move in game.position.moves_from(str(source)):
             if move.target not in places:
                 places.append(move.target)
         return self._reply(game, targets=places)
