@@ -11,7 +11,7 @@ from typing import Any, cast
 from playwright.sync_api import BrowserContext, Page, Route, ViewportSize, expect
 
 from freecell import CARD_CODES, Game, deal
-from freecell._replay import move_words
+from freecell._cli.replay import move_words
 
 ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "dist"

@@ -165,6 +165,20 @@ def message(code: str, params: Mapping[str, Any]) -> str:
     return _FORMATTER.vformat(MESSAGES[code], (), params)
 
 
+def reason(error: CodedError) -> str:
+    """Return an error's message without the move it names first: what is wrong with the move.
+
+    >>> reason(CodedError("freecell-full", move="5a", cell="a", card="6C"))
+    'free cell a holds 6C'
+    >>> reason(CodedError("nothing-to-undo"))
+    'nothing to undo: no move has been played'
+    """
+    template = MESSAGES[error.code]
+    for head in (_INVALID, _ILLEGAL):
+        template = template.removeprefix(head)
+    return _FORMATTER.vformat(template, (), error.params)
+
+
 class CodedError(ValueError):
     """A ``ValueError`` whose message comes from its code and params (see :data:`MESSAGES`).
 
