@@ -35,7 +35,7 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from freecell import deal, format_deal, solve
-from freecell._replay import move_words
+from freecell._cli.replay import move_words
 
 ROOT = Path(__file__).resolve().parent.parent
 from performance_doc import DOC, write_section  # noqa: E402 - beside this file

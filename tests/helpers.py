@@ -12,7 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 from playwright.sync_api import BrowserContext, Locator, Page, Route, ViewportSize, expect
 
 from freecell import CARD_CODES, Game, deal
-from freecell._replay import move_words
+from freecell._cli.replay import move_words
 
 if TYPE_CHECKING:
     import pytest

@@ -13,11 +13,17 @@ from pathlib import Path
 
 import freecell
 import freecell._cards
+import freecell._cli.replay
+import freecell._cli.solve
+import freecell._clicks
 import freecell._deal
 import freecell._errors
-import freecell._game
-import freecell._replay
-import freecell._solve_cli
+import freecell._fcs
+import freecell._history
+import freecell._names
+import freecell._notation
+import freecell._pyodide
+import freecell._rules
 import freecell._solver
 import freecell._web
 from freecell import Game, format_boards, solve
@@ -25,11 +31,17 @@ from freecell import Game, format_boards, solve
 MODULES = (
     freecell,
     freecell._cards,
+    freecell._clicks,
     freecell._deal,
     freecell._errors,
-    freecell._game,
-    freecell._replay,
-    freecell._solve_cli,
+    freecell._fcs,
+    freecell._history,
+    freecell._names,
+    freecell._notation,
+    freecell._pyodide,
+    freecell._cli.replay,
+    freecell._rules,
+    freecell._cli.solve,
     freecell._solver,
     freecell._web,
 )
@@ -41,7 +53,7 @@ failed = sum(doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed for mo
 won = {}
 for solution in sorted(Path("/tmp/inputs").glob("*.txt")):  # noqa: S108 - Pyodide's own files
     game = Game.from_deal_number(int(solution.stem))
-    for token in freecell._replay.move_words(solution.read_text().splitlines()):
+    for token in freecell._cli.replay.move_words(solution.read_text().splitlines()):
         game.push(token)
     won[solution.stem] = game.is_won()
 solved = Game.from_deal_number(1000)

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 import freecell
 from freecell import deal, format_deal
-from freecell._cli import main, parse_deal_spec
+from freecell._cli import main
+from freecell._deal import parse_deal_spec
 
 FREECELL = [sys.executable, "-m", "freecell"]
 UTF8_ENV = {**os.environ, "LC_ALL": "C.UTF-8"}

@@ -7,7 +7,7 @@ from typing import TextIO
 
 import pytest
 
-from freecell._command import (
+from freecell._cli.guard import (
     EXIT_BAD_INPUT,
     EXIT_FAILURE,
     EXIT_OK,

@@ -11,8 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from freecell import deal, format_deal, parse_card
-from freecell._game import (
+from freecell import (
     CASCADES,
     FREECELLS,
     MOVE_PATTERN,
@@ -23,6 +22,9 @@ from freecell._game import (
     Move,
     Position,
     PositionError,
+    deal,
+    format_deal,
+    parse_card,
     parse_position,
 )
 

@@ -7,9 +7,8 @@ import subprocess
 
 import pytest
 
-from freecell import MOVE_PATTERN, VALID_DEALS_TEXT, deal, format_deal
-from freecell._game import Game, Position
-from freecell._replay import move_words, replay_main
+from freecell import MOVE_PATTERN, VALID_DEALS_TEXT, Game, Position, deal, format_deal
+from freecell._cli.replay import move_words, replay_main
 from helpers import SOLUTIONS
 
 SOLVED_DEALS = sorted(

@@ -32,8 +32,8 @@ from freecell import (
     parse_position,
     solve,
 )
-from freecell._replay import replay_main
-from freecell._solve_cli import solve_main
+from freecell._cli.replay import replay_main
+from freecell._cli.solve import solve_main
 
 FREECELL = [sys.executable, "-m", "freecell"]
 NO_FC_SOLVE = (

@@ -6,7 +6,6 @@
 """
 
 from freecell._cards import (
-    CARD_CODES,
     CARDS,
     CLUBS,
     DIAMONDS,
@@ -49,22 +48,19 @@ from freecell._deal import (
     parse_deal_number,
 )
 from freecell._errors import ERROR_CODES, CodedError
-from freecell._game import (
+from freecell._fcs import parse_position
+from freecell._history import Game, HistoryError, Snapshot
+from freecell._names import CARD_CODES
+from freecell._notation import (
     CASCADES,
     FOUNDATION,
     FREECELLS,
     MOVE_PATTERN,
-    Game,
-    HistoryError,
-    IllegalMoveError,
     InvalidMoveError,
     Move,
     Place,
-    Position,
-    PositionError,
-    Snapshot,
-    parse_position,
 )
+from freecell._rules import IllegalMoveError, Position, PositionError
 from freecell._solver import (
     DEFAULT_MAX_STATES,
     Solution,

@@ -6,6 +6,7 @@ import re
 from typing import Final, Literal
 
 from freecell._errors import CodedError, shorten
+from freecell._names import CARD_CODES, CARD_NAMES, RANK_CHARS, SUIT_CHARS, SUIT_SYMBOLS
 
 Card = int
 """A card: ``4 * (rank - 1) + suit``, so 0 is the Ace of Clubs and 51 the King of Spades."""
@@ -25,18 +26,6 @@ CLUBS: Final = 0
 DIAMONDS: Final = 1
 HEARTS: Final = 2
 SPADES: Final = 3
-
-RANK_CHARS: Final = "A23456789TJQK"
-SUIT_CHARS: Final = "CDHS"
-SUIT_SYMBOLS: Final = "♣♦♥♠"
-RANK_NAMES: Final = (
-    "Ace", "Two", "Three", "Four", "Five", "Six", "Seven",
-    "Eight", "Nine", "Ten", "Jack", "Queen", "King",
-)  # fmt: skip
-SUIT_NAMES: Final = ("Clubs", "Diamonds", "Hearts", "Spades")
-
-CARD_CODES: Final = tuple(r + s for r in RANK_CHARS for s in SUIT_CHARS)
-"""The two-letter code of every card, indexed by card: ``CARD_CODES[0] == "AC"``."""
 
 _CARD_RE: Final = re.compile(r"(10|[2-9TJQKA])([CDHS♣♦♥♠♧♢♡♤])", re.IGNORECASE)
 _SUIT_LOOKUP: Final = (
@@ -79,13 +68,22 @@ def card_suit(card: Card) -> Suit:
     return card % 4
 
 
+def next_home(suit: Suit, home: int) -> Card:
+    """Return the card a foundation of ``suit`` holding ``home`` cards takes next.
+
+    >>> card_code(next_home(HEARTS, 0)), card_code(next_home(CLUBS, 12))
+    ('AH', 'KC')
+    """
+    return 4 * home + suit
+
+
 def card_is_red(card: Card) -> bool:
     """Tell whether a card is a diamond or a heart.
 
     >>> card_is_red(parse_card("5D")), card_is_red(parse_card("5S"))
     (True, False)
     """
-    return card % 4 in (DIAMONDS, HEARTS)
+    return card_suit(card) in (DIAMONDS, HEARTS)
 
 
 def card_color(card: Card) -> Color:
@@ -112,8 +110,8 @@ def card_unicode(card: Card) -> str:
     >>> card_unicode(parse_card("TD")), card_unicode(parse_card("AS"))
     ('10♦', 'A♠')
     """
-    rank = card // 4 + 1
-    return ("10" if rank == 10 else RANK_CHARS[rank - 1]) + SUIT_SYMBOLS[card % 4]
+    rank = card_rank(card)
+    return ("10" if rank == 10 else RANK_CHARS[rank - 1]) + SUIT_SYMBOLS[card_suit(card)]
 
 
 def card_name(card: Card) -> str:
@@ -122,7 +120,7 @@ def card_name(card: Card) -> str:
     >>> card_name(parse_card("TD"))
     'Ten of Diamonds'
     """
-    return f"{RANK_NAMES[card // 4]} of {SUIT_NAMES[card % 4]}"
+    return CARD_NAMES[card]
 
 
 def parse_card(text: str) -> Card:

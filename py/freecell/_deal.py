@@ -18,10 +18,12 @@ import re
 import struct
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Final, Literal, TypeVar
 
-from freecell._cards import CARD_CODES, Card, card_unicode, parse_card
+from freecell._cards import Card, card_unicode, parse_card
 from freecell._errors import VALID_DEALS, CodedError, shorten
+from freecell._names import CARD_CODES
 
 _T = TypeVar("_T")
 
@@ -252,6 +254,37 @@ class Deal:
 
 
 _INT_DECK: Final = tuple(range(52))
+
+
+def parse_deal_spec(text: str) -> Iterable[int]:
+    """Parse one argument: a deal number or an inclusive range ``FIRST..LAST``.
+
+    A range holds every deal number from FIRST to LAST, skipping the numbers that name no deal;
+    it is not built in memory. Raises :class:`~freecell.DealNumberError`.
+
+    >>> list(parse_deal_spec("-2..2"))
+    [-2, -1, 1, 2]
+    >>> parse_deal_spec("617")
+    (617,)
+    >>> parse_deal_spec("1..")
+    Traceback (most recent call last):
+    ...
+    freecell._deal.DealNumberError: invalid range '1..': write FIRST..LAST, each a whole number from 1 to 8589934591, or -1 or -2
+    """  # noqa: E501 - a doctest's output is one line
+    first_text, dots, last_text = text.partition("..")
+    if not dots:
+        return (parse_deal_number(text),)
+    try:
+        first, last = parse_deal_number(first_text), parse_deal_number(last_text)
+    except DealNumberError:
+        params = {"text": shorten(text), "min": MIN_DEAL, "max": MAX_DEAL}
+        raise DealNumberError("deal-range-syntax", **params) from None
+    if first > last:
+        raise DealNumberError("deal-range", text=shorten(text))
+    if first > 0:
+        return range(first, last + 1)
+    specials = tuple(n for n in SPECIAL_DEALS[::-1] if first <= n <= last)
+    return chain(specials, range(1, last + 1))
 
 
 def deal(number: int) -> Deal:

@@ -21,6 +21,8 @@ import string
 from collections.abc import Mapping
 from typing import Any, Final
 
+from freecell._names import NAME_OF_CODE
+
 QUOTE_LIMIT: Final = 40
 """The most characters of a user's text that a message quotes; longer text is cut."""
 
@@ -42,7 +44,7 @@ MESSAGES: Final[Mapping[str, str]] = {
         "(C D H S or ♣ ♦ ♥ ♠), e.g. 'TD'"
     ),
     "card-values": "no card of rank {rank!r} and suit {suit!r}: ranks are 1..13, suits 0..3",
-    # text that is no move (freecell._game.Move)
+    # text that is no move (freecell._notation.Move)
     "move-syntax": _INVALID
     + (
         "write a source (cascade 1-8, free cell a-d) then a target (cascade, free cell or h), "
@@ -57,7 +59,7 @@ MESSAGES: Final[Mapping[str, str]] = {
     "move-cell-to-cell": _INVALID + "no move goes from a free cell to a free cell",
     "move-count": _INVALID + "a move takes 1 to 13 cards",
     "move-count-places": _INVALID + "only a move between cascades can give a card count",
-    # a move the rules refuse (freecell._game.Position)
+    # a move the rules refuse (freecell._rules.Position)
     "cascade-empty": _ILLEGAL + "cascade {cascade} is empty",
     "freecell-empty": _ILLEGAL + "free cell {cell} is empty",
     "foundation-needs": _ILLEGAL
@@ -92,7 +94,7 @@ MESSAGES: Final[Mapping[str, str]] = {
         "the run that fits on {onto} at the bottom of cascade {target} is {cards:card} "
         "({cards:codes}), not {count}"
     ),
-    # a card and a place that make no move (freecell._game.Position.find_move)
+    # a card and a place that make no move (freecell._clicks.find_move)
     "from-foundation": "cards leave from a cascade or a free cell, never from the foundations",
     "no-place": _INVALID + "there is no place {place!r}",
     "same-place": "the card is already there",
@@ -108,7 +110,7 @@ MESSAGES: Final[Mapping[str, str]] = {
         "{below} below it"
     ),
     "card-stuck": "{card:name} has nowhere to go.",
-    # the history (freecell._game.Game)
+    # the history (freecell._history.Game)
     "nothing-to-undo": "nothing to undo: no move has been played",
     "nothing-to-redo": "nothing to redo: no move has been undone since the last move",
     "nothing-to-restart": "nothing to restart: no move has been played",
@@ -142,11 +144,7 @@ class _Formatter(string.Formatter):
         if format_spec == "codes":
             return " ".join(value)
         if format_spec == "name":
-            # _cards raises CardError, one of these errors, so it imports this module: by the
-            # time a message is made, both are loaded.
-            from freecell._cards import card_name, parse_card  # noqa: PLC0415
-
-            return card_name(parse_card(value))
+            return NAME_OF_CODE[value]
         if format_spec and not format_spec[0].isdigit():
             count = len(value) if isinstance(value, list) else int(value)
             return f"{count} {format_spec}" + ("" if count == 1 else "s")
@@ -165,6 +163,20 @@ def message(code: str, params: Mapping[str, Any]) -> str:
     "illegal move '5a': free cell a holds 6C"
     """
     return _FORMATTER.vformat(MESSAGES[code], (), params)
+
+
+def reason(error: CodedError) -> str:
+    """Return an error's message without the move it names first: what is wrong with the move.
+
+    >>> reason(CodedError("freecell-full", move="5a", cell="a", card="6C"))
+    'free cell a holds 6C'
+    >>> reason(CodedError("nothing-to-undo"))
+    'nothing to undo: no move has been played'
+    """
+    template = MESSAGES[error.code]
+    for head in (_INVALID, _ILLEGAL):
+        template = template.removeprefix(head)
+    return _FORMATTER.vformat(template, (), error.params)
 
 
 class CodedError(ValueError):

@@ -46,8 +46,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal, TypeVar
 
+from freecell._cards import CARDS, card_is_red, card_rank, next_home
 from freecell._deal import Deal, deal
-from freecell._game import CASCADES, FOUNDATION, FREECELLS, Game, Move, Position
+from freecell._history import Game
+from freecell._notation import CASCADES, FOUNDATION, FREECELLS, Move
+from freecell._rules import Position
 
 _V = TypeVar("_V")
 
@@ -79,9 +82,12 @@ _HOME: Final = 52
 _CELL: Final = 53
 _EMPTY: Final = 54
 
-_RED: Final = tuple((c & 3) in (1, 2) for c in range(52))
+# The scans' inner loops take a card's suit and rank as c & 3 and c >> 2 (card_suit(c) and
+# card_rank(c) - 1 without a call); the tables are built with the named helpers.
+_RED: Final = tuple(card_is_red(c) for c in CARDS)
 _PARENTS: Final = tuple(
-    tuple(p for p in range(52) if p >> 2 == (c >> 2) + 1 and _RED[p] != _RED[c]) for c in range(52)
+    tuple(p for p in CARDS if card_rank(p) == card_rank(c) + 1 and _RED[p] != _RED[c])
+    for c in CARDS
 )
 """The cards a card fits on in a cascade: one rank higher, the other colour."""
 _FITS: Final = tuple(tuple(p in _PARENTS[c] for c in range(52)) for p in range(52))
@@ -169,7 +175,7 @@ def _safe_cards(found: bytes) -> tuple[int, ...]:
     """Return the cards that would be safe to send home with these foundations."""
     low_black, low_red = min(found[0], found[3]), min(found[1], found[2])
     return tuple(
-        4 * r + s
+        next_home(s, r)
         for s, r in enumerate(found)
         if r < 13 and r <= (low_black if s in (1, 2) else low_red)
     )

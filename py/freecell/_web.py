@@ -20,19 +20,24 @@ followed, for the page to show one after another.
 
 from __future__ import annotations
 
-import gc
+import functools
 import json
-import sys
 from collections.abc import Callable
-from typing import Any, Final, TypeGuard
+from typing import Any, Concatenate, Final, ParamSpec, TypeGuard
 
-from freecell._cards import CARD_CODES, RANK_CHARS, SUIT_SYMBOLS, card_is_red, parse_card
+from freecell._cards import card_is_red, card_rank, card_suit, card_unicode, parse_card
+from freecell._clicks import best_move_for, find_move
 from freecell._deal import MAX_DEAL, DealNumberError, deal, format_deal, parse_deal_number
 from freecell._errors import ERROR_CODES, CodedError, message, shorten
-from freecell._game import CASCADES, Game, HistoryError, Move, Position, Snapshot
+from freecell._history import Game, HistoryError, Snapshot
+from freecell._names import CARD_CODES, SUIT_SYMBOLS
+from freecell._notation import CASCADES, Move
+from freecell._rules import Position
 from freecell._solver import Solution, Solver
 
-__all__ = ["ERROR_CODES", "MAX_LINK_MOVES", "Session", "forget_installer", "warm_up"]
+_P = ParamSpec("_P")
+
+__all__ = ["ERROR_CODES", "MAX_LINK_MOVES", "Session", "warm_up"]
 
 MAX_LINK_MOVES: Final = 5000
 """The most moves :meth:`Session.new_game` replays from a link; more is surely not a game."""
@@ -42,11 +47,11 @@ _KNOWN_MOST: Final = 20_000  # positions whose answer a session remembers before
 
 _FACES: Final = {
     CARD_CODES[card]: {
-        "rank": "10" if card // 4 == 9 else RANK_CHARS[card // 4],
-        "suit": SUIT_SYMBOLS[card % 4],
+        "rank": card_unicode(card)[:-1],
+        "suit": SUIT_SYMBOLS[card_suit(card)],
         "red": card_is_red(card),
-        "rank_index": card // 4,
-        "suit_index": card % 4,
+        "rank_index": card_rank(card) - 1,
+        "suit_index": card_suit(card),
     }
     for card in range(52)
 }
@@ -117,7 +122,7 @@ def _auto_moves(game: Game) -> tuple[list[dict[str, Any]], list[Snapshot]]:
     """Play the safe automatic moves; return what each made and the game after each."""
     made: list[dict[str, Any]] = []
     steps: list[Snapshot] = []
-    while (move := game.next_auto_move()) is not None:
+    while (move := game.position.next_auto_move()) is not None:
         made.append(_made(game.position, move))
         game.push(move, auto=True)
         steps.append(game.snapshot())
@@ -164,6 +169,24 @@ class _History:
             game.undo()
 
 
+def _with_game(
+    request: Callable[Concatenate[Session, Game, _P], str],
+) -> Callable[Concatenate[Session, _P], str]:
+    """Make a request of a session's game: refused with ``"no-game"`` while no game is open.
+
+    The request gets the game after ``self``; the page calls it without.
+    """
+
+    @functools.wraps(request)
+    def on_the_game(self: Session, /, *args: _P.args, **kwargs: _P.kwargs) -> str:
+        game = self._game
+        if game is None:
+            return _json(_refusal(CodedError("no-game")))
+        return request(self, game, *args, **kwargs)
+
+    return on_the_game
+
+
 class Session:
     """One page's game: opened by :meth:`new_game`, then played, undone and redone.
 
@@ -184,14 +207,8 @@ class Session:
     def _reply(self, game: Game, **fields: Any) -> str:
         return _json({"ok": True, **fields, "game": game.snapshot()})
 
-    def _refuse(self, game: Game | None, error: CodedError) -> str:
-        state = {} if game is None else {"game": game.snapshot()}
-        return _json({**_refusal(error), **state})
-
-    def _game_or_refusal(self) -> Game | str:
-        if self._game is None:
-            return self._refuse(None, CodedError("no-game"))
-        return self._game
+    def _refuse(self, game: Game, error: CodedError) -> str:
+        return _json({**_refusal(error), "game": game.snapshot()})
 
     def _play(self, game: Game, move: Move, auto: bool) -> str:
         """Play a player's move; with ``auto``, the safe automatic moves follow.
@@ -256,15 +273,22 @@ class Session:
             extra["faces"] = _FACES
         return self._reply(game, number=number, text=format_deal(deal(number)), **extra)
 
-    def play(
-        self, source: str, target: str, card: str = "", auto: bool = True, longest: bool = False
+    @_with_game
+    def play(  # noqa: PLR0917 - the worker passes the page's arguments by position
+        self,
+        game: Game,
+        source: str,
+        target: str,
+        card: str = "",
+        auto: bool = True,
+        longest: bool = False,
     ) -> str:
         """Play a player's move from ``source`` to ``target`` (places 1-8, a-d, h).
 
         ``card`` names the card picked up, when the player picked one: in a cascade it takes
         the cards below it along; ``longest`` (a click rather than a drag) moves as much of a
         run onto an empty cascade as the rules allow (see
-        :meth:`~freecell.Position.find_move`). With ``auto``, the safe automatic moves follow,
+        :func:`freecell._clicks.find_move`). With ``auto``, the safe automatic moves follow,
         each a move of its own. A refused move gets ``"error"``, the engine's reason, and
         changes nothing.
 
@@ -275,18 +299,16 @@ class Session:
         >>> json.loads(session.play("2", "h"))["error"]
         "illegal move '2h': 9C cannot go to the foundations, which need the AC next"
         """
-        game = self._game_or_refusal()
-        if isinstance(game, str):
-            return game
         try:
-            move = game.position.find_move(
-                str(source), str(target), str(card or ""), longest=bool(longest)
+            move = find_move(
+                game.position, str(source), str(target), str(card or ""), longest=bool(longest)
             )
         except CodedError as error:
             return self._refuse(game, error)
         return self._play(game, move, bool(auto))
 
-    def play_card(self, card: str, auto: bool = True) -> str:
+    @_with_game
+    def play_card(self, game: Game, card: str, auto: bool = True) -> str:
         """Play the move a double click on ``card`` makes (the engine's best move for it).
 
         >>> session = Session(); _ = session.new_game("1")
@@ -295,11 +317,8 @@ class Session:
         >>> json.loads(session.play_card("AH"))["error"]
         'Ace of Hearts has nowhere to go.'
         """
-        game = self._game_or_refusal()
-        if isinstance(game, str):
-            return game
         try:
-            move = game.best_move_for(str(card))
+            move = best_move_for(game.position, str(card))
         except CodedError as error:
             return self._refuse(game, error)
         if move is None:
@@ -307,7 +326,8 @@ class Session:
             return self._refuse(game, stuck)
         return self._play(game, move, bool(auto))
 
-    def auto_moves(self) -> str:
+    @_with_game
+    def auto_moves(self, game: Game) -> str:
         """Play the safe automatic moves there are now (auto-move was just turned on).
 
         They count as automatic moves of the last turn, so Undo takes them back with it.
@@ -316,25 +336,21 @@ class Session:
         >>> json.loads(session.auto_moves())["game"]["moves"][-1]
         '5h'
         """
-        game = self._game_or_refusal()
-        if isinstance(game, str):
-            return game
         made, steps = _auto_moves(game)
         return self._reply(game, steps=steps, made=made)
 
-    def position_text(self) -> str:
+    @_with_game
+    def position_text(self, game: Game) -> str:
         """Return the game's position in fc-solve's format, as "Copy text" copies it.
 
         >>> session = Session(); _ = session.new_game("617", "82")
         >>> print(json.loads(session.position_text())["text"].splitlines()[-1])
         : AH KH TC JS 2S
         """
-        game = self._game_or_refusal()
-        if isinstance(game, str):
-            return game
         return self._reply(game, text=str(game.position) + "\n")
 
-    def undo(self) -> str:
+    @_with_game
+    def undo(self, game: Game) -> str:
         """Take back the player's last move and the automatic moves that followed it.
 
         >>> session = Session(); _ = session.new_game("1", "5a,5b,5c")
@@ -342,9 +358,10 @@ class Session:
         >>> json.loads(session.undo())["game"]["moves"]
         ['5a', '5b', '5c']
         """
-        return self._history(Game.undo_turn)
+        return self._history(game, Game.undo_turn)
 
-    def redo(self) -> str:
+    @_with_game
+    def redo(self, game: Game) -> str:
         """Play again what the last :meth:`undo` took back.
 
         >>> session = Session(); _ = session.new_game("1", "5a,5b")
@@ -352,9 +369,10 @@ class Session:
         >>> json.loads(session.redo())["game"]["moves"]
         ['5a', '5b']
         """
-        return self._history(Game.redo_turn)
+        return self._history(game, Game.redo_turn)
 
-    def restart(self) -> str:
+    @_with_game
+    def restart(self, game: Game) -> str:
         """Take back every move; redo plays them again, one by one, so nothing is lost.
 
         >>> session = Session(); _ = session.new_game("1", "5a,5b")
@@ -362,19 +380,17 @@ class Session:
         >>> reply["moves"], reply["can_redo"]
         ([], True)
         """
-        return self._history(Game.restart)
+        return self._history(game, Game.restart)
 
-    def _history(self, change: Callable[[Game], object]) -> str:
-        game = self._game_or_refusal()
-        if isinstance(game, str):
-            return game
+    def _history(self, game: Game, change: Callable[[Game], object]) -> str:
         try:
             change(game)
         except HistoryError as error:
             return self._refuse(game, error)
         return self._reply(game)
 
-    def hint(self) -> str:
+    @_with_game
+    def hint(self, game: Game) -> str:
         """Say what to do from the game's position: a solution from here, or that none exists.
 
         The answer comes at once for a position searched before or on the way of a solution
@@ -395,9 +411,6 @@ class Session:
         >>> reply["result"], reply["hint"]["move"] == reply["moves"][0], reply["start"]
         ('solved', True, True)
         """
-        game = self._game_or_refusal()
-        if isinstance(game, str):
-            return game
         position = game.position
         known = self._known.get(position)
         if known is None:
@@ -441,34 +454,30 @@ class Session:
             position = position.apply(move)
             self._known[position] = ("solved", moves[index + 1 :])
 
-    def play_move(self, move: str) -> str:
+    @_with_game
+    def play_move(self, game: Game, move: str) -> str:
         """Play one move in standard notation, with no automatic moves (Solve plays these).
 
         >>> session = Session(); _ = session.new_game("617")
         >>> json.loads(session.play_move("82"))["made"][0]["onto"]
         'KS'
         """
-        game = self._game_or_refusal()
-        if isinstance(game, str):
-            return game
         try:
             resolved, _ = game.position.resolve(str(move))
         except CodedError as error:
             return self._refuse(game, error)
         return self._play(game, resolved, auto=False)
 
-    def targets(self, source: str) -> str:
+    @_with_game
+    def targets(self, game: Game, source: str) -> str:
         """List the places the card(s) at ``source`` can go now, for highlighting them.
 
         >>> session = Session(); _ = session.new_game("617")
         >>> json.loads(session.targets("8"))["targets"]
         ['2', '3', 'a', 'b', 'c', 'd']
         """
-        game = self._game_or_refusal()
-        if isinstance(game, str):
-            return game
         places: list[str] = []
-        for move in game.moves_from(str(source)):
+        for move in game.position.moves_from(str(source)):
             if move.target not in places:
                 places.append(move.target)
         return self._reply(game, targets=places)
@@ -503,16 +512,3 @@ def warm_up(number: int, search_seconds: float = 0.001) -> None:
     session.undo()
     session.redo()
     session.restart()
-
-
-def forget_installer() -> None:
-    """Drop micropip from ``sys.modules``, so that Pyodide can snapshot Python's memory.
-
-    micropip holds JavaScript objects that a memory snapshot cannot keep; the page installs
-    our wheel with it once, on a build's first visit, and never needs it again.
-
-    >>> forget_installer()
-    """
-    for name in [name for name in sys.modules if name.partition(".")[0] == "micropip"]:
-        del sys.modules[name]
-    gc.collect()

@@ -126,9 +126,9 @@ function filesUnder(FS, folder) {
  */
 export function takeSnapshot(pyodide) {
   try {
-    const web = pyodide.pyimport("freecell._web");
-    web.forget_installer();
-    web.destroy();
+    const plumbing = pyodide.pyimport("freecell._pyodide");
+    plumbing.forget_installer();
+    plumbing.destroy();
     for (const name of Object.keys(pyodide.loadedPackages)) delete pyodide.loadedPackages[name];
     return { memory: pyodide.makeMemorySnapshot() };
   } catch {

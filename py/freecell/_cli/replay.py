@@ -6,7 +6,7 @@ arguments the moves come from standard input, which may be the whole output of
 ``fc-solve -m -snx``: lines with no move on them are skipped. Moves may be separated by spaces,
 commas or newlines. Exit status: 0 when every move was legal, 1 at the first illegal or
 malformed move (stderr names it and shows the position it met), 2 for a bad command line;
-:func:`freecell._command.run_command` adds the streams' own (1 when one fails, 2 for standard
+:func:`freecell._cli.guard.run_command` adds the streams' own (1 when one fails, 2 for standard
 input that is not text).
 """
 
@@ -16,9 +16,13 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Final, TextIO
 
-from freecell._command import quoted
+from freecell._cli.guard import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, quoted
+from freecell._cli.options import Option, Syntax, read_options
 from freecell._deal import VALID_DEALS_TEXT, DealNumberError, parse_deal_number
-from freecell._game import MOVE_PATTERN, Game, IllegalMoveError, InvalidMoveError
+from freecell._errors import reason
+from freecell._history import Game
+from freecell._notation import MOVE_PATTERN, InvalidMoveError
+from freecell._rules import IllegalMoveError
 
 _PROG: Final = "freecell replay"
 USAGE: Final = f"usage: {_PROG} [-h] DEAL [MOVE ...]"
@@ -36,6 +40,9 @@ Exit status: 0 if every move was legal; 1 at the first illegal or malformed move
 standard input cannot be read or the output cannot be written; 2 for a bad command line or
 standard input that is not text (in the locale's encoding).
 """
+
+_HELP: Final[Option[bool]] = Option("--help", "-h")
+_SYNTAX: Final = Syntax(double_dash="argument", whole_words=True)  # -h or --help, nothing else
 
 _SEPARATORS: Final = re.compile(r"[\s,]+")
 _MOVE_LIKE: Final = re.compile(MOVE_PATTERN)  # the notation itself: one syntax in one place
@@ -74,20 +81,22 @@ def replay_main(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) 
     >>> print(err.getvalue().splitlines()[0])
     freecell replay: move 1 '5h' is illegal: 6C cannot go to the foundations, which need the AC next
     """
-    if any(arg in ("-h", "--help") for arg in argv):
+    line = read_options(argv, [_HELP], _SYNTAX)
+    if line.given(_HELP):
         stdout.write(HELP)
-        return 0
-    if not argv:
+        return EXIT_OK
+    args = line.arguments
+    if not args:
         stderr.write(f"{_PROG}: give a deal number ({USAGE})\n")
-        return 2
+        return EXIT_BAD_INPUT
     try:
-        number = parse_deal_number(argv[0])
+        number = parse_deal_number(args[0])
     except DealNumberError as error:
         stderr.write(f"{_PROG}: {error}\n")
-        return 2
+        return EXIT_BAD_INPUT
     game = Game.from_deal_number(number)
-    if len(argv) > 1:
-        words: Iterable[str] = [w for arg in argv[1:] for w in _SEPARATORS.split(arg) if w]
+    if len(args) > 1:
+        words: Iterable[str] = [w for arg in args[1:] for w in _SEPARATORS.split(arg) if w]
     else:
         words = move_words(stdin)
     for index, word in enumerate(words, start=1):
@@ -95,14 +104,13 @@ def replay_main(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) 
             game.push(word)
         except (IllegalMoveError, InvalidMoveError) as error:
             what = "illegal" if isinstance(error, IllegalMoveError) else "malformed"
-            reason = str(error).partition(": ")[2] or str(error)
             stderr.write(
-                f"{_PROG}: move {index} {quoted(word)} is {what}: {reason}\n"
+                f"{_PROG}: move {index} {quoted(word)} is {what}: {reason(error)}\n"
                 f"position before move {index} (deal {number}, {index - 1} moves played):\n"
                 f"{game}\n"
             )
-            return 1
+            return EXIT_FAILURE
     stdout.write(f"{game}\n")
     if game.is_won():
         stdout.write("solved\n")
-    return 0
+    return EXIT_OK

@@ -1,7 +1,7 @@
 """What every ``freecell`` command shares: its streams, one guard around it, and quoting.
 
 A command is a function ``NAME_main(argv, stdin, stdout, stderr) -> int`` over text streams
-(``replay_main`` in ``_replay.py``; the deals themselves are ``deals_main`` in ``_cli.py``).
+(``replay_main`` in ``replay.py``; the deals themselves are ``deals_main`` in ``dealer.py``).
 :func:`run_command` runs any of them inside one guard, so that no fault of the streams or of the
 arguments ends in a traceback:
 
@@ -15,9 +15,9 @@ arguments ends in a traceback:
   a closed descriptor, a character its encoding lacks) is one line on stderr and status 1.
 * A failing stderr is ignored: the exit status still tells.
 
-Exit statuses, for every command: 0 done; 1 the command failed (replay: an illegal or
-malformed move) or a stream failed; 2 bad input (the command line, or standard input that is
-not text); 3 is kept for ``freecell solve``'s "unknown".
+Exit statuses, for every command, are named here once (``EXIT_*``): 0 done; 1 the command
+failed (replay: an illegal or malformed move) or a stream failed; 2 bad input (the command
+line, or standard input that is not text); 3 is kept for ``freecell solve``'s "unknown".
 
 Every message quotes at most :data:`QUOTE_LIMIT` characters of what the user gave.
 """
@@ -34,13 +34,16 @@ from freecell._errors import QUOTE_LIMIT, shorten
 Command = Callable[[list[str], TextIO, TextIO, TextIO], int]
 """A command: its arguments, then stdin, stdout and stderr; it returns its exit status."""
 
+
 EXIT_OK: Final = 0
+"""Done."""
 EXIT_FAILURE: Final = 1
 """The command failed (replay: an illegal move), or a stream could not be read or written."""
 EXIT_BAD_INPUT: Final = 2
 """The command line, or standard input, is not something the command reads."""
 EXIT_UNKNOWN: Final = 3
-"""Kept for ``freecell solve``: no answer within its limits."""
+"""``freecell solve`` found no answer within its limits for a deal."""
+
 
 MAX_LINE: Final = 1 << 20
 """The longest line of standard input, in bytes: 1 MiB, far more than any list of moves."""

@@ -1,0 +1,93 @@
+"""The library's modules import one another without a circle, deferred imports included."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "py" / "freecell"
+
+
+def module_name(path: Path) -> str:
+    """Return the dotted name of a source file of the package: ``freecell._cli.solve``."""
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imported(source: str, name: str, is_package: bool, modules: set[str]) -> set[str]:
+    """Return the ``modules`` that a module's source imports anywhere: at the top, in functions."""
+    package = name if is_package else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{anchor}.{base}" if base else anchor
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return {module for module in found if module in modules and module != name}
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Return each module of the package with the package's modules it imports."""
+    paths = sorted(PACKAGE.rglob("*.py"))
+    modules = {module_name(path) for path in paths}
+    return {
+        module_name(path): imported(
+            path.read_text(encoding="utf-8"),
+            module_name(path),
+            path.name == "__init__.py",
+            modules,
+        )
+        for path in paths
+    }
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """Return one circle of imports as the modules along it, first repeated last; or None."""
+    done: set[str] = set()
+    path: list[str] = []
+
+    def visit(module: str) -> list[str] | None:
+        if module in path:
+            return [*path[path.index(module) :], module]
+        if module in done:
+            return None
+        path.append(module)
+        for other in sorted(graph[module]):
+            if (cycle := visit(other)) is not None:
+                return cycle
+        path.pop()
+        done.add(module)
+        return None
+
+    for module in sorted(graph):
+        if (cycle := visit(module)) is not None:
+            return cycle
+    return None
+
+
+class TestImportGraph:
+    def test_no_module_imports_itself_through_others(self) -> None:
+        """No chain of imports, even one inside a function, leads a module back to itself."""
+        cycle = find_cycle(import_graph())
+        assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+    def test_deferred_and_relative_imports_count(self) -> None:
+        """An import inside a function counts, and so does a relative one."""
+        source = "def f():\n    from . import b\n    from .c import x\n    import p.d\n"
+        modules = {"p", "p.a", "p.b", "p.c", "p.d"}
+        assert imported(source, "p.a", False, modules) == {"p", "p.b", "p.c", "p.d"}
+
+    def test_a_cycle_is_found(self) -> None:
+        """Two modules that import each other are a cycle, named along its way."""
+        assert find_cycle({"a": {"b"}, "b": {"a"}, "c": set()}) == ["a", "b", "a"]
+        assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+    def test_every_module_is_read(self) -> None:
+        """The graph holds the package and its modules, so a new module cannot hide."""
+        graph = import_graph()
+        assert {"freecell", "freecell._cards", "freecell._errors", "freecell._web"} <= set(graph)
