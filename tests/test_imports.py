@@ -1,11 +1,19 @@
-"""The library's modules import one another without a circle, deferred imports included."""
+"""The library's and the page's modules import one another without a circle.
+
+Deferred (Python) and dynamic (JavaScript) imports included.
+"""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "py" / "freecell"
+PAGE = Path(__file__).resolve().parent.parent / "web" / "src"
+JS_IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}/[^"']+)["']""")
+"""A relative module specifier in an ES module: `from "./x.js"`, `import "./x.js"`,
+`import("./x.js")` (the page's modules import only by relative path, and only .js files)."""
 
 
 def module_name(path: Path) -> str:
@@ -70,6 +78,18 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+def page_import_graph() -> dict[str, set[str]]:
+    """Return each ES module of the page (web/src) with the page's modules it imports."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted(PAGE.rglob("*.js")):
+        targets = {
+            (path.parent / spec).resolve().relative_to(PAGE).as_posix()
+            for spec in JS_IMPORT.findall(path.read_text(encoding="utf-8"))
+        }
+        graph[path.relative_to(PAGE).as_posix()] = targets
+    return graph
+
+
 class TestImportGraph:
     def test_no_module_imports_itself_through_others(self) -> None:
         """No chain of imports, even one inside a function, leads a module back to itself."""
@@ -91,3 +111,22 @@ class TestImportGraph:
         """The graph holds the package and its modules, so a new module cannot hide."""
         graph = import_graph()
         assert {"freecell", "freecell._cards", "freecell._errors", "freecell._web"} <= set(graph)
+
+
+class TestPageImportGraph:
+    def test_no_module_imports_itself_through_others(self) -> None:
+        """No chain of imports among the page's modules, dynamic ones too, comes back."""
+        graph = page_import_graph()
+        runtime = {"pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs"}  # build.py copies them in
+        missing = {target for targets in graph.values() for target in targets} - set(graph)
+        assert missing <= runtime, "imports of no module under web/src"
+        cycle = find_cycle({**{name: set() for name in runtime}, **graph})
+        assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+    def test_every_kind_of_import_counts(self) -> None:
+        """Static, side-effect and dynamic imports, over several lines, are all read."""
+        source = 'import {\n  a,\n} from "./a.js";\nimport "../b.js";\nawait import("./c.js");'
+        assert JS_IMPORT.findall(source) == ["./a.js", "../b.js", "./c.js"]
+        graph = page_import_graph()
+        assert "app/snapshot.js" in graph["app/worker.js"]
+        assert "i18n/en.js" in graph["app/i18n.js"]
