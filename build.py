@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import functools
 import gzip
 import hashlib
@@ -31,6 +32,7 @@ import sys
 import threading
 import time
 import venv
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from pathlib import Path
@@ -476,18 +478,49 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
+@contextlib.contextmanager
+def serve(
+    directory: Path = DIST,
+    *,
+    port: int = 0,
+    prefix: str = "/",
+    headers: dict[str, str] | None = None,
+    cdn: Cdn | None = None,
+    quiet: bool = True,
+) -> Iterator[str]:
+    """Serve a site on 127.0.0.1 from a thread while the block runs; yield its URL.
+
+    `build.py serve`, the browser tests and the benches all serve through it: `port` 0 picks a
+    free one; with a `prefix` only paths under it exist; `headers` go with every response; a
+    `cdn` serves as a CDN would (its files compressed before the first request).
+    """
+    if cdn is not None:
+        cdn.prepare(directory)
+    handler = functools.partial(
+        SiteHandler, directory=str(directory), prefix=prefix, quiet=quiet, headers=headers, cdn=cdn
+    )
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name=f"serve {directory}", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}{prefix}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def command_serve(port: int, network: str | None) -> None:
     """Build the site and serve it on 127.0.0.1 until interrupted (as a CDN, if `network`)."""
     build_site()
     cdn = None if network is None else Cdn(link=Link(*NETWORKS[network]))
-    handler = functools.partial(SiteHandler, directory=str(DIST), cdn=cdn)
-    with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
+    with serve(port=port, cdn=cdn, quiet=False) as url:
         how = (
             "" if network is None else f" through the {network} network ({NETWORK_NAMES[network]})"
         )
-        log(f"serving dist/ on http://127.0.0.1:{server.server_address[1]}/{how} (Ctrl+C stops)")
+        log(f"serving dist/ on {url}{how} (Ctrl+C stops)")
         try:
-            server.serve_forever()
+            threading.Event().wait()
         except KeyboardInterrupt:
             log("stopped")
 
@@ -504,11 +537,25 @@ CHROMIUM_ARGS = [
 network (no background requests, updates or sync)."""
 
 
+def chromium_executable() -> str | None:
+    """Return the Chromium that the tests and the benches launch, or None for Playwright's own.
+
+    $FREECELL_CHROMIUM (a path, or a name on PATH) if set, else `chromium` on PATH. A
+    FREECELL_CHROMIUM that names no executable is an error, not a fallback.
+    """
+    configured = os.environ.get("FREECELL_CHROMIUM")
+    if configured:
+        found = shutil.which(configured)
+        if found is None:
+            msg = f"FREECELL_CHROMIUM={configured!r} is not an executable file"
+            raise FileNotFoundError(msg)
+        return found
+    return shutil.which("chromium")
+
+
 def find_chromium() -> str | None:
     """Return how the browser tests will find Chromium, or None if they cannot."""
-    if os.environ.get("FREECELL_CHROMIUM"):
-        return os.environ["FREECELL_CHROMIUM"]
-    if path := shutil.which("chromium"):
+    if path := chromium_executable():
         return path
     cache = Path(os.environ.get("PLAYWRIGHT_BROWSERS_PATH", Path.home() / ".cache/ms-playwright"))
     if any(cache.glob("chromium*/chrome-linux*/chrome")):
@@ -518,8 +565,12 @@ def find_chromium() -> str | None:
 
 def ensure_chromium() -> None:
     """Get a Chromium for the browser tests, or say exactly what to install."""
-    if find_chromium():
-        return
+    try:
+        if find_chromium():
+            return
+    except FileNotFoundError as error:
+        log(f"{error}: point it at a Chromium or Chrome executable, or unset it")
+        sys.exit(1)
     if os.geteuid() == 0 and shutil.which("apt-get"):
         log("installing Debian's chromium package for the browser tests")
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}

@@ -17,16 +17,14 @@ import sys
 from contextlib import ExitStack
 from pathlib import Path
 
-from bench_web import (
-    DEAL_CHANGES_SCRIPT,
-    SETTLE_MS,
-    chromium_executable,
-    percentile,
-    serve,
-)
+from bench_web import DEAL_CHANGES_SCRIPT, SETTLE_MS, percentile
 from playwright.sync_api import Page, sync_playwright
 
-from build import CHROMIUM_ARGS  # at the root, on the path since bench_web
+from build import (  # at the root, on the path since bench_web
+    CHROMIUM_ARGS,
+    chromium_executable,
+    serve,
+)
 
 
 def main() -> None:

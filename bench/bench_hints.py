@@ -29,10 +29,10 @@ from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench_web import percentile, serve  # noqa: E402 - beside this file
+from bench_web import percentile  # noqa: E402 - beside this file
 from performance_doc import write_section  # noqa: E402 - beside this file
 
-from build import CHROMIUM_ARGS, DIST, find_chromium  # noqa: E402 - at the root
+from build import CHROMIUM_ARGS, DIST, chromium_executable, serve  # noqa: E402 - at the root
 
 TARGETS = {"hint_p95_s": 1.5, "change_p95_ms": 50.0}
 IMPOSSIBLE = [11982, 146692, 186216, 455889, 495505, 512118, 517776, 781948]
@@ -139,13 +139,13 @@ def main() -> None:
     args = parser.parse_args()
     if not (DIST / "index.html").exists():
         sys.exit("dist/ is missing: run python3 build.py first")
-    chromium = find_chromium()
+    chromium = chromium_executable()
     with tempfile.TemporaryDirectory() as folder:
         site = Path(folder) / "site"
         shutil.copytree(DIST, site)
         with serve(site) as base, sync_playwright() as playwright:
             options: dict[str, object] = {"headless": True, "args": CHROMIUM_ARGS}
-            if chromium and Path(chromium).exists():
+            if chromium is not None:
                 options["executable_path"] = chromium
             browser = playwright.chromium.launch(**options)  # type: ignore[arg-type]
             page = browser.new_page()

@@ -41,11 +41,9 @@ from bench_web import (  # noqa: E402 - bench_web.py lives beside this file
     APP_PATH,
     BARE_PATH,
     FIRST_BOARD_SCRIPT,
-    chromium_executable,
     chromium_version,
     load_average,
     private_site,
-    serve,
     verdict,
 )
 from performance_doc import DOC, write_section  # noqa: E402 - beside this file
@@ -57,6 +55,8 @@ from build import (  # noqa: E402 - build.py lives at the root
     Cdn,
     Link,
     Served,
+    chromium_executable,
+    serve,
 )
 from helpers import poll  # noqa: E402 - bench_web put tests/ on the path; the CSP allows this wait
 
@@ -314,7 +314,7 @@ def main() -> None:
             if rounds < 1:
                 continue
             cdn = Cdn(link=Link(*NETWORKS[profile]), log=[])
-            with serve(site, cdn) as base:
+            with serve(site, cdn=cdn) as base:
                 started = time.monotonic()
                 results[profile] = (measure(new_profile, base, cdn, rounds), rounds)
                 print(f"{profile}: {time.monotonic() - started:.0f} s", file=sys.stderr)

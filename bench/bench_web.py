@@ -17,8 +17,6 @@ rebuild meanwhile changes nothing. bench_network.py measures the same pages over
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import math
 import os
 import platform
@@ -27,7 +25,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -45,8 +42,8 @@ from build import (  # noqa: E402 - build.py lives at the root
     CHROMIUM_ARGS,
     DIST,
     PYODIDE,
-    Cdn,
-    SiteHandler,
+    chromium_executable,
+    serve,
 )
 
 sys.path.insert(0, str(ROOT / "tests"))
@@ -129,27 +126,6 @@ def load_average() -> str:
         return ", ".join(Path("/proc/loadavg").read_text().split()[:3])
     except OSError:
         return "?"
-
-
-def chromium_executable() -> str | None:
-    """Return the Chromium the bench drives: $FREECELL_CHROMIUM, else `chromium` on PATH."""
-    return os.environ.get("FREECELL_CHROMIUM") or shutil.which("chromium")
-
-
-@contextmanager
-def serve(directory: Path, cdn: Cdn | None = None) -> Iterator[str]:
-    """Serve a directory on a free port (as a CDN over a shaped link, with `cdn`); yield its URL."""
-    if cdn is not None:
-        cdn.prepare(directory)
-    handler = functools.partial(SiteHandler, directory=str(directory), quiet=True, cdn=cdn)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def load(context: BrowserContext, url: str) -> tuple[Page, float, int]:

@@ -7,13 +7,10 @@ download; no browser at all is a failure that says what to install, never a skip
 
 from __future__ import annotations
 
-import functools
+import contextlib
 import json
-import os
 import shutil
-import threading
 from collections.abc import Iterator
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +26,7 @@ from playwright.sync_api import (
     expect,
 )
 
-from build import CHROMIUM_ARGS, Cdn, SiteHandler
+from build import CHROMIUM_ARGS, Cdn, chromium_executable, serve
 from helpers import (
     DESKTOP,
     DIST,
@@ -85,22 +82,17 @@ def fc_solve() -> str:
 # --- the browser ------------------------------------------------------------------------------
 
 
-def chromium_executable(playwright: Playwright) -> str | None:
-    """Return the Chromium to launch, or None for Playwright's own; fail if there is none."""
-    configured = os.environ.get("FREECELL_CHROMIUM")
-    if configured:
-        found = shutil.which(configured)
-        if found is None:
-            pytest.fail(
-                f"FREECELL_CHROMIUM={configured!r} is not an executable file. {NO_CHROMIUM}",
-                pytrace=False,
-            )
+def launchable_chromium(playwright: Playwright) -> str | None:
+    """Return the Chromium to launch (build.chromium_executable), or None for Playwright's own.
+
+    No Chromium at all fails the test, saying what to install.
+    """
+    try:
+        found = chromium_executable()
+    except FileNotFoundError as error:
+        pytest.fail(f"{error}. {NO_CHROMIUM}", pytrace=False)
+    if found is not None or Path(playwright.chromium.executable_path).is_file():
         return found
-    system = shutil.which("chromium")
-    if system is not None:
-        return system
-    if Path(playwright.chromium.executable_path).is_file():
-        return None
     pytest.fail(NO_CHROMIUM, pytrace=False)
 
 
@@ -111,7 +103,7 @@ def browser_type_launch_args(
     """pytest-playwright's launch options, plus the Chromium found and quiet, headless flags."""
     options: dict[str, Any] = {"headless": True, **browser_type_launch_args}
     options["args"] = [*options.get("args", []), *CHROMIUM_ARGS]
-    executable = chromium_executable(playwright)
+    executable = launchable_chromium(playwright)
     if executable is not None:
         options["executable_path"] = executable
     return options
@@ -120,43 +112,30 @@ def browser_type_launch_args(
 # --- the site ---------------------------------------------------------------------------------
 
 
-def serve(prefix: str, directory: Path = DIST, cdn: Cdn | None = None) -> ThreadingHTTPServer:
-    """Serve a site (dist/) under `prefix` on a free port of 127.0.0.1, from a daemon thread.
+def serve_strictly(
+    directory: Path = DIST, prefix: str = "/", cdn: Cdn | None = None
+) -> contextlib.AbstractContextManager[str]:
+    """Serve a site (dist/) with build.serve, its Content-Security-Policy as a header too.
 
-    Every response carries the page's own Content-Security-Policy as a header too, so that the
-    worker and every script run under it, as strictly as any host could serve them.
+    So the worker and every script run under it, as strictly as any host could serve them.
     """
     headers = {"Content-Security-Policy": content_security_policy(directory)}
-    handler = functools.partial(
-        SiteHandler, directory=str(directory), prefix=prefix, quiet=True, headers=headers, cdn=cdn
-    )
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, name=f"dist{prefix}", daemon=True).start()
-    return server
-
-
-def _base_url(server: ThreadingHTTPServer, prefix: str) -> str:
-    host, port = server.server_address[:2]
-    return f"http://{host!s}:{port}{prefix}"
+    return serve(directory, prefix=prefix, headers=headers, cdn=cdn)
 
 
 @pytest.fixture(scope="session")
-def _servers() -> Iterator[tuple[ThreadingHTTPServer, ThreadingHTTPServer]]:
+def _urls() -> Iterator[tuple[str, str]]:
     """Serve the built site twice: at the root and under SUBPATH. Builds nothing itself."""
     if not (DIST / "index.html").is_file():
         pytest.fail(f"{DIST / 'index.html'} is missing: run python3 build.py first", pytrace=False)
-    servers = serve("/"), serve(SUBPATH)
-    yield servers
-    for server in servers:
-        server.shutdown()
-        server.server_close()
+    with serve_strictly() as root, serve_strictly(prefix=SUBPATH) as subpath:
+        yield root, subpath
 
 
 @pytest.fixture(scope="session")
-def site_url(_servers: tuple[ThreadingHTTPServer, ThreadingHTTPServer]) -> str:
+def site_url(_urls: tuple[str, str]) -> str:
     """Return the URL of dist/ at the server root, ending in '/'."""
-    return _base_url(_servers[0], "/")
+    return _urls[0]
 
 
 @pytest.fixture
@@ -168,16 +147,14 @@ def cdn_site(tmp_path: Path) -> Iterator[tuple[str, Path, Cdn]]:
     site = tmp_path / "site"
     shutil.copytree(DIST, site)
     cdn = Cdn(max_age=None, log=[])
-    server = serve("/", site, cdn)
-    yield _base_url(server, "/"), site, cdn
-    server.shutdown()
-    server.server_close()
+    with serve_strictly(site, cdn=cdn) as url:
+        yield url, site, cdn
 
 
 @pytest.fixture(scope="session")
-def subpath_url(_servers: tuple[ThreadingHTTPServer, ThreadingHTTPServer]) -> str:
+def subpath_url(_urls: tuple[str, str]) -> str:
     """Return the URL of the same dist/ served under SUBPATH, ending in '/'."""
-    return _base_url(_servers[1], SUBPATH)
+    return _urls[1]
 
 
 # --- pages and their errors -------------------------------------------------------------------
