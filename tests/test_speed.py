@@ -15,10 +15,11 @@ import re
 import time
 import zipfile
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, Request, expect
+from playwright.sync_api import BrowserContext, Page, Request, expect
 
 from build import Cdn, seal
 from conftest import record_requests
@@ -159,6 +160,24 @@ class TestFirstVisit:
         assert statuses.index("Starting Python…") > statuses.index(progress[-1][0])
 
 
+@pytest.fixture(scope="module")
+def _returning(make_context: ContextFactory) -> Iterator[BrowserContext]:
+    with make_context() as context:
+        yield context
+
+
+@pytest.fixture
+def returning(_returning: BrowserContext) -> Iterator[BrowserContext]:
+    """Return the module's context for repeat visits to site_url; its pages close after the test.
+
+    Each test of a repeat visit begins with a visit of its own (`visit_with_snapshot`): the
+    first such test's is a first visit, the later ones' repeat visits, which are quicker.
+    """
+    yield _returning
+    for page in _returning.pages:
+        page.close()
+
+
 class TestAppShell:
     def test_a_repeat_visit_asks_only_for_updates(
         self, make_context: ContextFactory, cdn_site: tuple[str, Path, Cdn]
@@ -177,24 +196,23 @@ class TestAppShell:
         assert set(requests) <= {"/sw.js"}, requests
 
     def test_a_repeat_visit_shows_the_remembered_board_first(
-        self, make_context: ContextFactory, site_url: str
+        self, returning: BrowserContext, site_url: str
     ) -> None:
         """The same address again: its board is out before Python is, and is Python's board."""
-        with make_context() as context:
-            page = context.new_page()
-            visit_with_snapshot(page, f"{site_url}?deal=617&moves=5a")
-            page.close()
-            again = context.new_page()
-            again.add_init_script(BOARD_AND_READY_SCRIPT)
-            boot(again, f"{site_url}?deal=617&moves=5a")
-            board, ready = again.evaluate("[window.__board, window.__ready]")
-            assert board < ready
-            assert_board(again, 617, ["5a"])
-            again.locator("[data-action=undo]").click()
-            expect(again.locator("#board")).to_have_attribute("data-moves", "")
+        page = returning.new_page()
+        visit_with_snapshot(page, f"{site_url}?deal=617&moves=5a")
+        page.close()
+        again = returning.new_page()
+        again.add_init_script(BOARD_AND_READY_SCRIPT)
+        boot(again, f"{site_url}?deal=617&moves=5a")
+        board, ready = again.evaluate("[window.__board, window.__ready]")
+        assert board < ready
+        assert_board(again, 617, ["5a"])
+        again.locator("[data-action=undo]").click()
+        expect(again.locator("#board")).to_have_attribute("data-moves", "")
 
     def test_a_bad_remembered_board_is_ignored(
-        self, make_context: ContextFactory, site_url: str
+        self, returning: BrowserContext, site_url: str
     ) -> None:
         """Whatever the storage holds, the page shows Python's board (and throws nothing).
 
@@ -208,18 +226,17 @@ class TestAppShell:
             '[{"build": "BUILD", "key": KEY, "reply": {"ok": true, "game": {"cascades": [[]]}}}]',
             "[null, 1]",
         ]
-        with make_context() as context:
-            page = context.new_page()
-            visit_with_snapshot(page, f"{site_url}?deal=617")
-            remembered = page.evaluate("() => localStorage.getItem('freecell.openings')")
-            key = json.loads(remembered)[0]["key"]
-            for bad in stored:
-                value = bad.replace("BUILD", manifest()["build"]).replace("KEY", json.dumps(key))
-                page.evaluate("(value) => localStorage.setItem('freecell.openings', value)", value)
-                page.reload()
-                html = page.locator("html")
-                expect(html).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-                assert_board(page, 617)
+        page = returning.new_page()
+        visit_with_snapshot(page, f"{site_url}?deal=617")
+        remembered = page.evaluate("() => localStorage.getItem('freecell.openings')")
+        key = json.loads(remembered)[0]["key"]
+        for bad in stored:
+            value = bad.replace("BUILD", manifest()["build"]).replace("KEY", json.dumps(key))
+            page.evaluate("(value) => localStorage.setItem('freecell.openings', value)", value)
+            page.reload()
+            html = page.locator("html")
+            expect(html).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+            assert_board(page, 617)
 
     def test_a_new_build_is_offered_then_taken_by_every_tab(
         self, make_context: ContextFactory, cdn_site: tuple[str, Path, Cdn]
@@ -403,46 +420,40 @@ def visit_with_snapshot(page: Page, url: str) -> None:
 
 
 class TestSnapshot:
-    def test_a_repeat_visit_resumes_python(
-        self, make_context: ContextFactory, site_url: str
-    ) -> None:
+    def test_a_repeat_visit_resumes_python(self, returning: BrowserContext, site_url: str) -> None:
         """The second visit resumes Python from the snapshot: no wheel, same play."""
         files = manifest()
-        with make_context() as context:
-            page = context.new_page()
-            visit_with_snapshot(page, f"{site_url}?deal=617")
-            requested = record_requests(context)
-            boot(page, f"{site_url}?deal=1&moves=5a")
-            page.wait_for_selector("#board[data-moves='5a']", timeout=BOOT_MS)
-            page.locator("[data-action=undo]").click()
-            page.wait_for_selector("#board[data-moves='']")
-            assert_board(page, 1)
-            page.locator("[data-action=next]").click()
-            assert_board(page, 2)
-            page.wait_for_timeout(500)  # a loading stage reported late would show by now
-            expect(page.locator("#status")).to_have_text("")
+        page = returning.new_page()
+        visit_with_snapshot(page, f"{site_url}?deal=617")
+        requested = record_requests(returning)
+        boot(page, f"{site_url}?deal=1&moves=5a")
+        page.wait_for_selector("#board[data-moves='5a']", timeout=BOOT_MS)
+        page.locator("[data-action=undo]").click()
+        page.wait_for_selector("#board[data-moves='']")
+        assert_board(page, 1)
+        page.locator("[data-action=next]").click()
+        assert_board(page, 2)
+        page.wait_for_timeout(500)  # a loading stage reported late would show by now
+        expect(page.locator("#status")).to_have_text("")
         assert f"{site_url}{files['stdlib']}" in requested
         assert f"{site_url}{files['dealer']}" not in requested
 
-    def test_a_damaged_snapshot_is_replaced(
-        self, make_context: ContextFactory, site_url: str
-    ) -> None:
+    def test_a_damaged_snapshot_is_replaced(self, returning: BrowserContext, site_url: str) -> None:
         """A snapshot that cannot be restored: Python boots as on a first visit and saves anew.
 
         Each kind of damage in turn, done to the snapshot saved after the one before.
         """
         files = manifest()
-        with make_context() as context:
-            page = context.new_page()
-            visit_with_snapshot(page, f"{site_url}?deal=617")
-            requested = record_requests(context)
-            for damage in ("zeros", "truncated", "layout"):
-                assert page.evaluate(DAMAGE_JS, damage) > 0, damage
-                requested.clear()
-                page.reload()
-                html = page.locator("html")
-                expect(html).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-                assert_board(page, 617)
-                saved = f"({SNAPSHOT_SIZE_JS})().then((found) => found?.complete && found.nonzero)"
-                poll(page, saved)
-                assert f"{site_url}{files['dealer']}" in requested, damage
+        page = returning.new_page()
+        visit_with_snapshot(page, f"{site_url}?deal=617")
+        requested = record_requests(returning)
+        for damage in ("zeros", "truncated", "layout"):
+            assert page.evaluate(DAMAGE_JS, damage) > 0, damage
+            requested.clear()
+            page.reload()
+            html = page.locator("html")
+            expect(html).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+            assert_board(page, 617)
+            saved = f"({SNAPSHOT_SIZE_JS})().then((found) => found?.complete && found.nonzero)"
+            poll(page, saved)
+            assert f"{site_url}{files['dealer']}" in requested, damage
