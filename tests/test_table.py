@@ -270,6 +270,14 @@ class TestStatistics:
             f"You won this deal before, in {len(moves)} moves"
         )
 
+    def test_a_link_with_moves_counts_as_played(self, page: Page, site_url: str) -> None:
+        """Someone's link to a game in progress counts as a game played once, when opened."""
+        boot(page, link(site_url, 5, ["5a", "5b"]))
+        assert stats_shown(page)["played"] == "1"
+        page.locator("[data-action=undo]").click()
+        expect(page.locator("#moves-count")).to_have_text("1")
+        assert stats_shown(page)["played"] == "1"
+
     def test_leaving_an_unfinished_game_breaks_the_streak(self, page: Page, site_url: str) -> None:
         """Next from a game with moves, not won, counts it played and ends the streak."""
         record = {"version": 1, "played": 3, "won": 3, "streak": 3, "best": 3, "deals": {}}
