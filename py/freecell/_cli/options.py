@@ -1,33 +1,167 @@
-"""The one reader of every ``freecell`` command line: options from a table, then arguments.
+"""The one reader of every ``freecell`` command line: :mod:`argparse`, told not to print or exit.
 
-A command lists its :class:`Option` s and calls :func:`read_options`, which returns the options
-given, in order, and the other arguments; it raises :class:`OptionError` for the first bad
-option, and the command says it in its own words (:attr:`OptionError.kind` says what is wrong).
-It writes nothing and exits nothing, unlike :mod:`argparse`, so the guard around the command
-(:func:`freecell._cli.guard.run_command`) sees every message.
+A command builds a :class:`Parser` (an :class:`argparse.ArgumentParser`), adds its arguments
+and calls :meth:`Parser.parse`. Where argparse would print a message and exit, the parser
+raises instead, so the command says it on its own stderr, as one line, under the guard of
+:func:`freecell._cli.guard.run_command`:
 
-The three commands read their lines as they always have, and a :class:`Syntax` names where they
-differ, so that no message or exit status changed when they came to share this reader:
+* a bad command line raises :class:`UsageError`, whose text is argparse's message (what a
+  command checks after parsing, such as a deal number, it raises the same way), and the command
+  exits with status 2;
+* ``-h``/``--help`` and ``--version`` raise :class:`Answered` with argparse's help, or the
+  version, for the command to write on its stdout and exit with status 0.
 
-* ``freecell DEAL...`` (the default): ``--`` ends the options; an unknown option is an error; an
-  option's value is the rest of its argument (``-fjson``, ``--format=json``) or the next one,
-  whatever it looks like.
-* ``freecell solve``, written with :mod:`argparse` first, keeps its conventions
-  (``argparse=True``): an unknown option is an argument (a deal that is then refused); a value
-  never looks like an option (``-1`` and ``-.5`` are numbers, not options); ``-f=json`` reads
-  ``json``; flags may share one dash (``-hj2``); and every ``--`` is dropped.
-* ``freecell replay`` takes only whole words (``whole_words=True``): ``-h`` or ``--help``
-  anywhere asks for help, and every other argument, ``--`` included, is a deal or a move.
+Argparse quotes an argument it refuses whole; each message here is one line and quotes at most
+:data:`~freecell._errors.QUOTE_LIMIT` characters of it, as every message of the commands does.
 
-Long options may be abbreviated (``--fo`` for ``--format``) except in whole words.
+Until every command has moved to :class:`Parser`, the hand-written reader it replaces
+(:func:`read_options`, with its :class:`Option` table and :class:`Syntax`) stays below.
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Generic, Literal, TypeVar, cast
+from typing import Any, Final, Generic, Literal, NoReturn, TypeVar, cast
+
+from freecell._cli.guard import quoted
+from freecell._errors import QUOTE_LIMIT
+
+_LONG_WORD: Final = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|\S+""")
+"""A word of a message, where a text argparse quotes (``'-hxyz'``) counts as one word."""
+
+_SHOWN_EXTRAS: Final = 3
+"""The most unrecognized arguments a message names."""
+
+
+class UsageError(Exception):
+    """A command line that the command cannot read; ``str()`` is the message, one line."""
+
+
+class Answered(Exception):  # noqa: N818 - not an error: the command line asked a question
+    """An option such as ``--help`` answered the command line; ``text`` goes to stdout."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+def _one_line(message: str) -> str:
+    r"""Return argparse's message on one line, every word or quoted text cut to QUOTE_LIMIT.
+
+    Argparse shows some arguments as they are (``ambiguous option: --=x``), line breaks and all.
+
+    >>> _one_line("argument -h/--help: ignored explicit argument '" + "x" * 50 + "'")[-12:]
+    "xxxxxxxxxx…'"
+    >>> _one_line("ambiguous option: --=a\nb could match --help, --format")
+    'ambiguous option: --=a b could match --help, --format'
+    """
+
+    def cut(match: re.Match[str]) -> str:
+        word = match.group()
+        quote = word[0] if len(word) > 1 and word[0] == word[-1] and word[0] in "'\"" else ""
+        inner = word[1:-1] if quote else word
+        return word if len(inner) <= QUOTE_LIMIT else f"{quote}{inner[:QUOTE_LIMIT]}…{quote}"
+
+    return _LONG_WORD.sub(cut, " ".join(message.splitlines()))
+
+
+class _Answer(argparse.Action):
+    """An option that answers the command line at once, as ``--help`` does: it raises."""
+
+    def __init__(
+        self,
+        option_strings: Sequence[str],
+        dest: str,
+        answer: Callable[[], str],
+        help: str,  # noqa: A002 - argparse's name
+    ) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+        self.answer = answer
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,  # noqa: ARG002 - argparse's signature
+        namespace: argparse.Namespace,  # noqa: ARG002
+        values: object,  # noqa: ARG002
+        option_string: str | None = None,  # noqa: ARG002
+    ) -> NoReturn:
+        raise Answered(self.answer())
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser that raises (:class:`UsageError`, :class:`Answered`) and never exits.
+
+    It has ``-h``/``--help``, and ``--version`` when given a ``version``. Its description and
+    epilog are shown as written (line breaks kept).
+
+    >>> parser = Parser("freecell", version="1.0")
+    >>> _ = parser.add_argument("deals", nargs="*", metavar="DEAL")
+    >>> parser.parse(["-1", "-2..5"]).deals
+    ['-1', '-2..5']
+    >>> parser.parse(["--bogus"])
+    Traceback (most recent call last):
+    ...
+    freecell._cli.options.UsageError: unrecognized arguments: '--bogus'
+    >>> parser.parse(["--version"])
+    Traceback (most recent call last):
+    ...
+    freecell._cli.options.Answered: freecell 1.0
+    <BLANKLINE>
+    """
+
+    def __init__(
+        self,
+        prog: str,
+        *,
+        description: str | None = None,
+        epilog: str | None = None,
+        version: str | None = None,
+    ) -> None:
+        super().__init__(
+            prog=prog,
+            description=description,
+            epilog=epilog,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            add_help=False,
+        )
+        # A deal such as -1 or -2..5 is an argument, not an option: Python 3.12.8 and 3.13.1
+        # read anything after a dash and a digit so (CPython gh-123945), 3.11 only plain
+        # numbers, then calls -2..5 an unknown option. Every Python reads it the new way here.
+        self._negative_number_matcher = re.compile(r"-\.?\d")
+        self.add_argument(
+            "-h", "--help", action=_Answer, answer=self.format_help, help="show this help and exit"
+        )
+        if version is not None:
+            text = f"{prog} {version}\n"
+            self.add_argument(
+                "--version", action=_Answer, answer=lambda: text, help="show the version and exit"
+            )
+
+    def parse(self, argv: Sequence[str]) -> argparse.Namespace:
+        """Read a command line, options and arguments in any order.
+
+        Raises :class:`UsageError` for a bad line and :class:`Answered` for ``--help``.
+        """
+        namespace, extras = self.parse_known_intermixed_args(argv)
+        if extras:
+            shown = " ".join(quoted(extra) for extra in extras[:_SHOWN_EXTRAS])
+            more = " …" if len(extras) > _SHOWN_EXTRAS else ""
+            self.error(f"unrecognized arguments: {shown}{more}")
+        return namespace
+
+    def error(self, message: str) -> NoReturn:
+        """Raise :class:`UsageError` with the message, its quotes cut short; print nothing."""
+        raise UsageError(_one_line(message))
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        """Raise instead of exiting: :class:`Answered` for status 0, else :class:`UsageError`."""
+        if status == 0:
+            raise Answered(message or "")
+        raise UsageError(_one_line((message or f"exit status {status}").strip()))
+
 
 _NUMBER: Final = re.compile(r"-[0-9]+|-[0-9]*\.[0-9]+")  # argparse's negative numbers
 
