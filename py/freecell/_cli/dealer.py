@@ -6,13 +6,14 @@ a write.
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Final, TextIO
 
 import freecell
 from freecell._cli.guard import EXIT_BAD_INPUT, EXIT_OK, quoted
-from freecell._cli.options import Option, OptionError, read_options
+from freecell._cli.options import Answered, Parser, UsageError
 from freecell._deal import (
     FORMATS,
     VALID_DEALS_TEXT,
@@ -26,39 +27,25 @@ _PROG: Final = "freecell"
 _BATCH: Final = 512  # boards joined into one write
 _FORMATS_TEXT: Final = ", ".join(FORMATS)
 
-USAGE: Final = f"usage: {_PROG} [-h] [--version] [-f {{{','.join(FORMATS)}}}] DEAL [DEAL ...]"
-HELP: Final = f"""{USAGE}
-       {_PROG} replay DEAL [MOVE ...]
-       {_PROG} solve [OPTIONS] DEAL ...
-
+_DESCRIPTION: Final = f"""\
 Print Microsoft FreeCell deals by number, boards separated by a blank line.
 
-A DEAL is a deal number (617, #617, -1) or a range FIRST..LAST (1..1000); deal numbers
-are {VALID_DEALS_TEXT}.
-
-options:
-  -h, --help     show this help and exit
-  --version      show the version and exit
-  -f, --format   fcs: fc-solve's board input, a line per column (default);
-                 rows: the original task's 7 rows;
-                 json: JSON Lines, one object a line (number, columns, rows) for each
-                 deal, so that a range streams (`jq -s` makes one array of them);
-                 unicode: fcs with suit symbols
-
-`freecell replay N MOVE...` replays moves from deal N (see `freecell replay --help`);
-`freecell solve DEAL...` solves deals (see `freecell solve --help`).
+A DEAL is a deal number (617, #617, -1) or a range FIRST..LAST (1..1000); deal
+numbers are {VALID_DEALS_TEXT}.
+"""
+_FORMAT_HELP: Final = (
+    "fcs: fc-solve's board input, a line per column (default); rows: the original task's 7 "
+    "rows; json: JSON Lines, one object a line (number, columns, rows) for each deal, so that "
+    "a range streams (`jq -s` makes one array of them); unicode: fcs with suit symbols"
+)
+_EPILOG: Final = f"""\
+`{_PROG} replay N MOVE...` replays moves from deal N, `{_PROG} solve DEAL...`
+solves deals: see `{_PROG} replay -h` and `{_PROG} solve -h`.
 
 Exit status: 0 done; 1 when the output cannot be written (a full disk, a closed
-descriptor), while a reader that stops early (`freecell 1..100000 | head`) ends it
-quietly with 0; 2 for a bad command line.
+descriptor), while a reader that stops early (`{_PROG} 1..100000 | head`) ends
+it quietly with 0; 2 for a bad command line.
 """
-
-
-class _UsageError(Exception):
-    """A command line that names nothing valid; its message is one line for stderr."""
-
-
-_OPTIONS_TEXT: Final = "the options are -h/--help, --version and -f/--format"
 
 
 def _format(text: str) -> Format:
@@ -66,41 +53,24 @@ def _format(text: str) -> Format:
         if text == fmt:
             return fmt
     msg = f"invalid format {quoted(text)}: choose from {_FORMATS_TEXT}"
-    raise ValueError(msg)
+    raise argparse.ArgumentTypeError(msg)
 
 
-_HELP: Final[Option[bool]] = Option("--help", "-h")
-_VERSION: Final[Option[bool]] = Option("--version")
-_FORMAT: Final = Option("--format", "-f", _format)
-_OPTIONS: Final = (_HELP, _VERSION, _FORMAT)
+def _parser() -> Parser:
+    parser = Parser(_PROG, description=_DESCRIPTION, epilog=_EPILOG, version=freecell.__version__)
+    parser.add_argument(
+        "-f", "--format", type=_format, default="fcs", metavar="FORMAT", help=_FORMAT_HELP
+    )
+    parser.add_argument("deals", nargs="*", metavar="DEAL", help="a deal number or a range")
+    return parser
 
 
-def _say(error: OptionError) -> str:
-    """Return the message of a bad option."""
-    if error.kind in ("unknown", "ambiguous"):
-        return f"{error.kind} option {quoted(error.name)}: {_OPTIONS_TEXT}"
-    if error.kind == "missing":
-        return f"-f/--format needs a format: choose from {_FORMATS_TEXT}"
-    if error.kind == "invalid":
-        return error.reason
-    assert error.option is not None
-    return f"{error.option.long} takes no value: {quoted(error.arg)}"
-
-
-def _parse(argv: Sequence[str]) -> tuple[Option[bool] | None, Format, list[str]]:
-    """Read the command line: the first of ``--help`` and ``--version`` (or None), format, deals.
-
-    Raises :class:`_UsageError` for a bad option and for a line with neither deals nor action.
-    """
-    try:
-        line = read_options(argv, _OPTIONS)
-    except OptionError as error:
-        raise _UsageError(_say(error)) from None
-    action = next((o for o, _ in line.options if o in (_HELP, _VERSION)), None)
-    if action is None and not line.arguments:
+def _specs(deal_texts: Sequence[str]) -> list[Iterable[int]]:
+    """Return the deal numbers of each argument; raise UsageError or DealNumberError if bad."""
+    if not deal_texts:
         msg = f"name at least one deal: {VALID_DEALS_TEXT}"
-        raise _UsageError(msg)
-    return action, line.last(_FORMAT, "fcs"), line.arguments
+        raise UsageError(msg)
+    return [parse_deal_spec(text) for text in deal_texts]
 
 
 def _numbers(specs: Sequence[Iterable[int]]) -> Iterator[int]:
@@ -135,16 +105,13 @@ def deals_main(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -
     2
     """
     try:
-        action, fmt, deal_texts = _parse(argv)
-        if action is _HELP:
-            stdout.write(HELP)
-            return EXIT_OK
-        if action is _VERSION:
-            stdout.write(f"{_PROG} {freecell.__version__}\n")
-            return EXIT_OK
-        specs = [parse_deal_spec(text) for text in deal_texts]
-    except (_UsageError, DealNumberError) as error:
+        args = _parser().parse(argv)
+        specs = _specs(args.deals)
+    except Answered as answer:
+        stdout.write(answer.text)
+        return EXIT_OK
+    except (UsageError, DealNumberError) as error:
         stderr.write(f"{_PROG}: {error}\n")
         return EXIT_BAD_INPUT
-    _write_boards(_numbers(specs), fmt, stdout)
+    _write_boards(_numbers(specs), args.format, stdout)
     return EXIT_OK

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from typing import Final, TextIO
 
 from freecell._cli.guard import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, quoted
-from freecell._cli.options import Option, Syntax, read_options
+from freecell._cli.options import Answered, Parser, UsageError
 from freecell._deal import VALID_DEALS_TEXT, DealNumberError, parse_deal_number
 from freecell._errors import reason
 from freecell._history import Game
@@ -25,24 +25,31 @@ from freecell._notation import MOVE_PATTERN, InvalidMoveError
 from freecell._rules import IllegalMoveError
 
 _PROG: Final = "freecell replay"
-USAGE: Final = f"usage: {_PROG} [-h] DEAL [MOVE ...]"
-HELP: Final = f"""{USAGE}
+_DESCRIPTION: Final = f"""\
+Play moves in standard notation (1a, a3, 2h, 36, 36v3, and fc-solve's hex counts
+such as 82vc) from a deal, with no automatic moves, and print the final position
+in fc-solve's format, then `solved` if all 52 cards are home.
 
-Play moves in standard notation (1a, a3, 2h, 36, 36v3, and fc-solve's hex counts such as 82vc)
-from a deal, with no automatic moves, and print the final position in fc-solve's format, then
-`solved` if all 52 cards are home.
-With no MOVE arguments the moves are read from standard input, which may be the whole output
-of `fc-solve -m -snx`: lines without moves are skipped. Moves may be separated by spaces,
-commas or newlines.
+With no MOVE arguments the moves are read from standard input, which may be
+the whole output of `fc-solve -m -snx`: lines without moves are skipped. Moves
+may be separated by spaces, commas or newlines.
 
 A DEAL is {VALID_DEALS_TEXT} (617, #617, -1).
-Exit status: 0 if every move was legal; 1 at the first illegal or malformed move, or when
-standard input cannot be read or the output cannot be written; 2 for a bad command line or
-standard input that is not text (in the locale's encoding).
+"""
+_EPILOG: Final = """\
+Exit status: 0 if every move was legal; 1 at the first illegal or malformed
+move, or when standard input cannot be read or the output cannot be written; 2
+for a bad command line or standard input that is not text (in the locale's
+encoding).
 """
 
-_HELP: Final[Option[bool]] = Option("--help", "-h")
-_SYNTAX: Final = Syntax(double_dash="argument", whole_words=True)  # -h or --help, nothing else
+
+def _parser() -> Parser:
+    parser = Parser(_PROG, description=_DESCRIPTION, epilog=_EPILOG)
+    parser.add_argument("deal", nargs="?", metavar="DEAL", help="the deal to play")
+    parser.add_argument("moves", nargs="*", metavar="MOVE", help="moves, or several a comma apart")
+    return parser
+
 
 _SEPARATORS: Final = re.compile(r"[\s,]+")
 _MOVE_LIKE: Final = re.compile(MOVE_PATTERN)  # the notation itself: one syntax in one place
@@ -67,6 +74,14 @@ def move_words(lines: Iterable[str]) -> Iterator[str]:
             yield from words
 
 
+def _deal_number(text: str | None, parser: Parser) -> int:
+    """Return the deal's number; raise UsageError when there is none, or DealNumberError."""
+    if text is None:
+        msg = f"give a deal number ({parser.format_usage().strip()})"
+        raise UsageError(msg)
+    return parse_deal_number(text)
+
+
 def replay_main(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Run ``freecell replay`` with the arguments that follow ``replay``; return the exit status.
 
@@ -81,22 +96,19 @@ def replay_main(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) 
     >>> print(err.getvalue().splitlines()[0])
     freecell replay: move 1 '5h' is illegal: 6C cannot go to the foundations, which need the AC next
     """
-    line = read_options(argv, [_HELP], _SYNTAX)
-    if line.given(_HELP):
-        stdout.write(HELP)
-        return EXIT_OK
-    args = line.arguments
-    if not args:
-        stderr.write(f"{_PROG}: give a deal number ({USAGE})\n")
-        return EXIT_BAD_INPUT
+    parser = _parser()
     try:
-        number = parse_deal_number(args[0])
-    except DealNumberError as error:
+        args = parser.parse(argv)
+        number = _deal_number(args.deal, parser)
+    except Answered as answer:
+        stdout.write(answer.text)
+        return EXIT_OK
+    except (UsageError, DealNumberError) as error:
         stderr.write(f"{_PROG}: {error}\n")
         return EXIT_BAD_INPUT
     game = Game.from_deal_number(number)
-    if len(args) > 1:
-        words: Iterable[str] = [w for arg in args[1:] for w in _SEPARATORS.split(arg) if w]
+    if args.moves:
+        words: Iterable[str] = [w for arg in args.moves for w in _SEPARATORS.split(arg) if w]
     else:
         words = move_words(stdin)
     for index, word in enumerate(words, start=1):

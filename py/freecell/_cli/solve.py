@@ -11,9 +11,9 @@ command line (one line on stderr, nothing on stdout; every argument is checked f
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
-import textwrap
 import threading
 import time
 from collections import deque
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, TextIO
 
 from freecell._cli.guard import EXIT_BAD_INPUT, EXIT_OK, EXIT_UNKNOWN, quoted
-from freecell._cli.options import Option, OptionError, Syntax, read_options
+from freecell._cli.options import Answered, Parser, UsageError
 from freecell._deal import VALID_DEALS_TEXT, DealNumberError, deal, parse_deal_spec
 from freecell._fcs import parse_position
 from freecell._rules import PositionError
@@ -38,10 +38,6 @@ _AHEAD: Final = 8  # deals handed out ahead of the one printed next, per process
 _WATCH_SECONDS: Final = 0.5  # how often a worker checks that its parent is alive
 
 
-class _UsageError(Exception):
-    """A command line that names nothing valid; its message is one line for stderr."""
-
-
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
@@ -49,7 +45,7 @@ def _positive_int(text: str) -> int:
         value = 0
     if value < 1:
         msg = f"write a whole number of at least 1, not {quoted(text)}"
-        raise ValueError(msg)
+        raise argparse.ArgumentTypeError(msg)
     return value
 
 
@@ -60,87 +56,69 @@ def _positive_float(text: str) -> float:
         value = 0
     if not 0 < value < float("inf"):
         msg = f"write a number of seconds above 0, not {quoted(text)}"
-        raise ValueError(msg)
+        raise argparse.ArgumentTypeError(msg)
     return value
 
 
 def _format(text: str) -> str:
     if text not in _FORMATS:
         msg = f"choose from {', '.join(_FORMATS)}, not {quoted(text)}"
-        raise ValueError(msg)
+        raise argparse.ArgumentTypeError(msg)
     return text
 
 
-_HELP: Final[Option[bool]] = Option("--help", "-h")
-_FORMAT: Final = Option("--format", "-f", _format)
-_MAX_STATES: Final = Option("--max-states", None, _positive_int)
-_TIMEOUT: Final = Option("--timeout", None, _positive_float)
-_JOBS: Final = Option("--jobs", "-j", _positive_int)
-_OPTIONS: Final = (_HELP, _FORMAT, _MAX_STATES, _TIMEOUT, _JOBS)
-_SYNTAX: Final = Syntax(double_dash="ignored", argparse=True)  # written with argparse first
+_DESCRIPTION: Final = """\
+Solve FreeCell deals: a line per deal, in order, with every move in standard
+notation (moves to the foundations included), `impossible` when no solution
+exists (proved by a complete search) or `unknown` when the budget ran out.
+"""
+_EPILOG: Final = f"""\
+A DEAL is a deal number (617, #617, -1), a range FIRST..LAST (1..1000), or - for
+a position in fc-solve's format on standard input. Deal numbers are
+{VALID_DEALS_TEXT}.
 
-_USAGE: Final = (
-    f"usage: {_PROG} [-h] [-f {{text,json}}] [--max-states N] [--timeout SECONDS] "
-    "[--jobs N] DEAL [DEAL ...]"
-)
-_DESCRIPTION: Final = (
-    "Solve FreeCell deals: a line per deal, in order, with every move in standard notation "
-    "(moves to the foundations included), `impossible` when no solution exists (proved by a "
-    "complete search) or `unknown` when the budget ran out."
-)
-_OPTIONS_HELP: Final = (
-    ("-h, --help", "show this help and exit"),
-    (
-        "-f FORMAT, --format FORMAT",
-        (
-            "text: `DEAL: MOVES` or `DEAL: impossible|unknown` (default); json: an object a "
-            "line with deal, result, moves, states and seconds"
-        ),
-    ),
-    ("--max-states N", f"positions a search may store, per deal (default {DEFAULT_MAX_STATES:,})"),
-    ("--timeout SECONDS", "seconds a search may take, per deal (default: no limit)"),
-    (
-        "-j N, --jobs N",
-        "processes that solve deals side by side; the output keeps its order (default 1)",
-    ),
-)
-_EPILOG: Final = (
-    "A DEAL is a deal number (617, #617, -1), a range FIRST..LAST (1..1000), or - for a "
-    "position in fc-solve's format on standard input. Deal numbers are "
-    f"{VALID_DEALS_TEXT}. Exit status: 0 when every deal was solved or proved impossible, 3 "
-    "when one is unknown, 2 for a bad command line. `freecell solve 617 | cut -d: -f2 | "
-    "freecell replay 617` replays a solution."
-)
-_WIDTH: Final = 78  # laid out as argparse, which printed it first, does in 80 columns
-_HELP_COLUMN: Final = 24
+Exit status: 0 when every deal was solved or proved impossible, 3 when one is
+unknown, 2 for a bad command line. `freecell solve 617 | cut -d: -f2 | freecell
+replay 617` replays a solution.
+"""
 
 
-def _help() -> str:
-    """Return ``freecell solve --help``: usage, description, a line or more an option, epilog."""
-    lines = [_USAGE, "", textwrap.fill(_DESCRIPTION, _WIDTH), "", "options:"]
-    for invocation, text in _OPTIONS_HELP:
-        wrapped = textwrap.wrap(text, _WIDTH - _HELP_COLUMN)
-        if len(invocation) <= _HELP_COLUMN - 4:
-            lines.append(f"  {invocation:<{_HELP_COLUMN - 4}}  {wrapped.pop(0)}")
-        else:
-            lines.append(f"  {invocation}")
-        lines += [" " * _HELP_COLUMN + line for line in wrapped]
-    lines += ["", textwrap.fill(_EPILOG, _WIDTH)]
-    return "\n".join(lines) + "\n"
-
-
-def _say(error: OptionError) -> str:
-    """Return the message of a bad option, in the words argparse gave it first."""
-    if error.kind == "ambiguous":
-        matches = ", ".join(option.long for option in error.matches)
-        return f"ambiguous option: {error.arg} could match {matches}"
-    assert error.option is not None
-    label = f"argument {error.option.label}"
-    if error.kind == "missing":
-        return f"{label}: expected one argument"
-    if error.kind == "invalid":
-        return f"{label}: {error.reason}"
-    return f"{label}: ignored explicit argument {error.value!r}"
+def _parser() -> Parser:
+    parser = Parser(_PROG, description=_DESCRIPTION, epilog=_EPILOG)
+    parser.add_argument(
+        "-f",
+        "--format",
+        type=_format,
+        default="text",
+        metavar="FORMAT",
+        help="text: `DEAL: MOVES` or `DEAL: impossible|unknown` (default); json: an object a "
+        "line with deal, result, moves, states and seconds",
+    )
+    parser.add_argument(
+        "--max-states",
+        type=_positive_int,
+        default=DEFAULT_MAX_STATES,
+        metavar="N",
+        help=f"positions a search may store, per deal (default {DEFAULT_MAX_STATES:,})",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=_positive_float,
+        metavar="SECONDS",
+        help="seconds a search may take, per deal (default: no limit)",
+    )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=_positive_int,
+        default=1,
+        metavar="N",
+        help="processes that solve deals side by side; the output keeps its order (default 1)",
+    )
+    parser.add_argument(
+        "deals", nargs="*", metavar="DEAL", help="a deal number, a range, or - for stdin"
+    )
+    return parser
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,13 +188,13 @@ def _line(task: _Task, solution: Solution, fmt: str) -> str:
 
 
 def _specs(deal_texts: list[str], stdin: TextIO) -> list[Iterable[int] | str]:
-    """Check every deal argument and read stdin for ``-``; raise _UsageError if one is bad.
+    """Check every deal argument and read stdin for ``-``; raise UsageError if one is bad.
 
     Returns the deal numbers of each argument, or the position's text for ``-``.
     """
     if not deal_texts:
         msg = f"name at least one deal ({VALID_DEALS_TEXT}) or - for a position on stdin"
-        raise _UsageError(msg)
+        raise UsageError(msg)
     specs: list[Iterable[int] | str] = []
     text: str | None = None
     for arg in deal_texts:
@@ -227,13 +205,13 @@ def _specs(deal_texts: list[str], stdin: TextIO) -> list[Iterable[int] | str]:
                     parse_position(text)
                 except PositionError as error:
                     msg = f"invalid position on standard input: {error}"
-                    raise _UsageError(msg) from None
+                    raise UsageError(msg) from None
             specs.append(text)
             continue
         try:
             specs.append(parse_deal_spec(arg))
         except DealNumberError as error:
-            raise _UsageError(str(error)) from None
+            raise UsageError(str(error)) from None
     return specs
 
 
@@ -260,30 +238,23 @@ def solve_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextI
     (2, "freecell solve: invalid deal number '0': enter a whole number from 1 to ...\n")
     """
     try:
-        line = read_options(argv, _OPTIONS, _SYNTAX)
-    except OptionError as error:
-        stderr.write(f"{_PROG}: {_say(error)}\n")
-        return EXIT_BAD_INPUT
-    if line.given(_HELP):
-        stdout.write(_help())
+        args = _parser().parse(argv)
+        specs = _specs(args.deals, stdin)
+    except Answered as answer:
+        stdout.write(answer.text)
         return EXIT_OK
-    try:
-        specs = _specs(line.arguments, stdin)
-    except _UsageError as error:
+    except UsageError as error:
         stderr.write(f"{_PROG}: {error}\n")
         return EXIT_BAD_INPUT
-    max_states, timeout = line.last(_MAX_STATES, DEFAULT_MAX_STATES), line.last(_TIMEOUT, None)
-    tasks = _tasks(specs, max_states, timeout)
+    tasks = _tasks(specs, args.max_states, args.timeout)
     # No more processes than deals (a range from -1 or -2 is lazy, of unknown length).
     sizes = [1 if isinstance(s, str) else len(s) if isinstance(s, Sized) else None for s in specs]
-    jobs = line.last(_JOBS, 1)
-    jobs = jobs if None in sizes else min(jobs, sum(filter(None, sizes)))
-    fmt = line.last(_FORMAT, "text")
+    jobs = args.jobs if None in sizes else min(args.jobs, sum(filter(None, sizes)))
     # A reader that goes away (`freecell solve 1..1000 | head`) ends the command quietly, in
     # the guard around it (freecell._cli.guard.run_command).
     status = EXIT_OK
     for task, solution in _results(tasks, jobs):
-        stdout.write(_line(task, solution, fmt) + "\n")
+        stdout.write(_line(task, solution, args.format) + "\n")
         stdout.flush()
         if solution.result == "unknown":
             status = EXIT_UNKNOWN
