@@ -274,30 +274,34 @@ class WarmContexts:
         if context is None:
             context = self._make_context(**context_options, viewport=viewport)
             self._contexts[key] = context
-        elif lasting or key not in self._in_use:
-            self._reset(context)
+        fresh = lasting or key not in self._in_use
         if not lasting:
             self._in_use.add(key)
+        if fresh:
+            self._reset(context)
         page = context.new_page()
+        if fresh:
+            self._clear_storage(page)
         page.set_viewport_size(viewport)
         page.emulate_media(**media)
         return page
 
     def _reset(self, context: BrowserContext) -> None:
-        """Take away what a test may have left in a context."""
+        """Take away what a test may have left in a context, but its storage."""
         for page in context.pages:
             page.close()
         context.unroute_all(behavior="ignoreErrors")
         context.clear_permissions()
         context.set_offline(False)
-        blank = context.new_page()
-        cdp = context.new_cdp_session(blank)
+
+    def _clear_storage(self, page: Page) -> None:
+        """Clear the sites' localStorage in the page's context (through the page's CDP)."""
+        cdp = page.context.new_cdp_session(page)
         for site in self._origins:
             cdp.send(
                 "Storage.clearDataForOrigin", {"origin": site, "storageTypes": "local_storage"}
             )
         cdp.detach()
-        blank.close()
 
     def close_pages(self) -> None:
         """Close the pages of the contexts a test used (the contexts stay): it has ended."""

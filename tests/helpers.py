@@ -116,6 +116,8 @@ def open_in_place(page: Page, url: str, played: list[str] | None = None) -> None
     moves = query.get("moves", [""])[0] if played is None else ",".join(played)
     expect(board).to_have_attribute("data-deal", query["deal"][0])
     expect(board).to_have_attribute("data-moves", moves)
+    # The cards glide from where the last game left them: a click or drag lands where they end.
+    poll(page, "() => document.getAnimations().length === 0", timeout_ms=TIMEOUT_MS)
 
 
 def settle(page: Page) -> None:
