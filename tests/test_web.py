@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import record_requests
+from conftest import WarmContexts, record_requests
 from freecell import MAX_DEAL, Game, card_name, deal, parse_position
 from helpers import (
     BOOT_MS,
@@ -166,13 +166,13 @@ def clipboard(page: Page) -> str:
 
 
 @pytest.fixture(scope="module")
-def app(make_context: ContextFactory, site_url: str) -> Iterator[Page]:
+def app(warm_contexts: WarmContexts, site_url: str) -> Iterator[Page]:
     """One booted desktop page for the module, opened at ?deal=617, allowed the clipboard."""
-    with make_context() as context:
-        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin(site_url))
-        page = context.new_page()
-        boot(page, f"{site_url}?deal=617")
-        yield page
+    page = warm_contexts.new_page(lasting=True)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin(site_url))
+    boot(page, f"{site_url}?deal=617")
+    yield page
+    page.close()
 
 
 # --- tests --------------------------------------------------------------------------------------
