@@ -101,266 +101,260 @@ def set_auto(page: Page, on: bool) -> None:
     expect(box).to_be_checked(checked=on)
 
 
-@pytest.fixture
-def page(table: Page) -> Page:
-    """Return the module's running page (conftest's `table`), where most tests here play."""
-    return table
-
-
 # --- tests --------------------------------------------------------------------------------------
 
 
 class TestClick:
-    def test_card_then_free_cell(self, page: Page, site_url: str) -> None:
+    def test_card_then_free_cell(self, table: Page, site_url: str) -> None:
         """Clicking a cascade's bottom card and then a free cell moves it there."""
-        open_game(page, site_url, 1)
-        card(page, "6C").click()
-        expect(card(page, "6C")).to_have_attribute("aria-current", "true")
-        page.locator("[data-freecell='1']").click()
-        expect_moves(page, ["5b"])
-        expect(page.locator("[data-freecell='1'] [data-card='6C']")).to_have_count(1)
-        expect(page.locator("#moves-count")).to_have_text("1")
-        assert shown_table(page) == engine_table(1, ["5b"])
+        open_game(table, site_url, 1)
+        card(table, "6C").click()
+        expect(card(table, "6C")).to_have_attribute("aria-current", "true")
+        table.locator("[data-freecell='1']").click()
+        expect_moves(table, ["5b"])
+        expect(table.locator("[data-freecell='1'] [data-card='6C']")).to_have_count(1)
+        expect(table.locator("#moves-count")).to_have_text("1")
+        assert shown_table(table) == engine_table(1, ["5b"])
 
-    def test_click_again_drops_the_card(self, page: Page, site_url: str) -> None:
+    def test_click_again_drops_the_card(self, table: Page, site_url: str) -> None:
         """Clicking the picked-up card again puts it down: nothing moves."""
-        open_game(page, site_url, 1)
-        card(page, "6C").click()
-        card(page, "6C").click()
-        expect(page.locator("[aria-current]")).to_have_count(0)
-        assert moves_of(page) == []
+        open_game(table, site_url, 1)
+        card(table, "6C").click()
+        card(table, "6C").click()
+        expect(table.locator("[aria-current]")).to_have_count(0)
+        assert moves_of(table) == []
 
-    def test_double_click_sends_a_card(self, page: Page, site_url: str) -> None:
+    def test_double_click_sends_a_card(self, table: Page, site_url: str) -> None:
         """A double click plays the engine's best move for the card."""
-        open_game(page, site_url, 617)
-        card(page, "QH").dblclick()
-        expect_moves(page, ["82"])
-        assert shown_table(page) == engine_table(617, ["82"])
+        open_game(table, site_url, 617)
+        card(table, "QH").dblclick()
+        expect_moves(table, ["82"])
+        assert shown_table(table) == engine_table(617, ["82"])
 
-    def test_auto_moves_follow(self, page: Page, site_url: str) -> None:
+    def test_auto_moves_follow(self, table: Page, site_url: str) -> None:
         """With safe auto-move on, the safe moves home follow, each its own token."""
-        open_game(page, site_url, 1, ["5a", "5b", "5c"])
-        card(page, "JS").click()
-        page.locator("[data-freecell='3']").click()
-        expect_moves(page, ["5a", "5b", "5c", "5d", "5h"])
-        expect(page.locator("[data-foundation] [data-card='AD']")).to_have_count(1)
+        open_game(table, site_url, 1, ["5a", "5b", "5c"])
+        card(table, "JS").click()
+        table.locator("[data-freecell='3']").click()
+        expect_moves(table, ["5a", "5b", "5c", "5d", "5h"])
+        expect(table.locator("[data-foundation] [data-card='AD']")).to_have_count(1)
 
-    def test_auto_move_off_is_remembered(self, page: Page, site_url: str) -> None:
+    def test_auto_move_off_is_remembered(self, table: Page, site_url: str) -> None:
         """With auto-move off only the user's move is played, and the setting survives a reload."""
-        open_game(page, site_url, 1, ["5a", "5b", "5c"])
-        set_auto(page, False)
-        card(page, "JS").click()
-        page.locator("[data-freecell='3']").click()
-        expect_moves(page, ["5a", "5b", "5c", "5d"])
-        other = page.context.new_page()
+        open_game(table, site_url, 1, ["5a", "5b", "5c"])
+        set_auto(table, False)
+        card(table, "JS").click()
+        table.locator("[data-freecell='3']").click()
+        expect_moves(table, ["5a", "5b", "5c", "5d"])
+        other = table.context.new_page()
         try:
-            boot(other, page.url)
+            boot(other, table.url)
             expect(other.locator("input#auto")).not_to_be_checked()
         finally:
             other.close()
 
 
 class TestDrag:
-    def test_mouse_drag_to_a_cascade(self, page: Page, site_url: str) -> None:
+    def test_mouse_drag_to_a_cascade(self, table: Page, site_url: str) -> None:
         """Dragging a card with the mouse onto a cascade where it fits moves it."""
-        open_game(page, site_url, 617)
-        x, y = center(card(page, "QH"))
-        tx, ty = center(page.locator("[data-column='2'] [data-card]").last)
-        page.mouse.move(x, y)
-        page.mouse.down()
-        page.mouse.move(x + 10, y + 10, steps=3)
-        expect(page.locator(".drag-ghost")).to_have_count(1)
-        page.mouse.move(tx, ty + 20, steps=8)
-        page.mouse.up()
-        expect_moves(page, ["82"])
-        expect(page.locator(".drag-ghost, .dragging")).to_have_count(0)
-        assert shown_table(page) == engine_table(617, ["82"])
+        open_game(table, site_url, 617)
+        x, y = center(card(table, "QH"))
+        tx, ty = center(table.locator("[data-column='2'] [data-card]").last)
+        table.mouse.move(x, y)
+        table.mouse.down()
+        table.mouse.move(x + 10, y + 10, steps=3)
+        expect(table.locator(".drag-ghost")).to_have_count(1)
+        table.mouse.move(tx, ty + 20, steps=8)
+        table.mouse.up()
+        expect_moves(table, ["82"])
+        expect(table.locator(".drag-ghost, .dragging")).to_have_count(0)
+        assert shown_table(table) == engine_table(617, ["82"])
 
-    def test_mouse_drag_to_a_free_cell(self, page: Page, site_url: str) -> None:
+    def test_mouse_drag_to_a_free_cell(self, table: Page, site_url: str) -> None:
         """Dragging a card onto an empty free cell moves it there."""
-        open_game(page, site_url, 617)
-        mouse_drag(page, card(page, "QH"), page.locator("[data-freecell='2']"))
-        expect_moves(page, ["8c"])
+        open_game(table, site_url, 617)
+        mouse_drag(table, card(table, "QH"), table.locator("[data-freecell='2']"))
+        expect_moves(table, ["8c"])
 
-    def test_refused_drop_changes_nothing(self, page: Page, site_url: str) -> None:
+    def test_refused_drop_changes_nothing(self, table: Page, site_url: str) -> None:
         """A drop where the card cannot go is refused with the reason; the card stays."""
-        open_game(page, site_url, 617)
-        before = shown_table(page)
-        mouse_drag(page, card(page, "QH"), page.locator("[data-foundation='0']"))
-        expect(page.get_by_role("alert")).to_contain_text("can't go home yet")
-        assert shown_table(page) == before
-        assert moves_of(page) == []
+        open_game(table, site_url, 617)
+        before = shown_table(table)
+        mouse_drag(table, card(table, "QH"), table.locator("[data-foundation='0']"))
+        expect(table.get_by_role("alert")).to_contain_text("can't go home yet")
+        assert shown_table(table) == before
+        assert moves_of(table) == []
 
 
 class TestKeyboard:
-    def test_digit_then_letter(self, page: Page, site_url: str) -> None:
+    def test_digit_then_letter(self, table: Page, site_url: str) -> None:
         """A cascade's digit picks its bottom card (shown selected); a letter puts it in a cell."""
-        open_game(page, site_url, 1)
-        blur(page)
-        page.keyboard.press("5")
-        expect(card(page, "6C")).to_have_attribute("aria-current", "true")
-        expect(page.locator("[data-column='5']")).to_have_attribute("data-selected", "true")
-        page.keyboard.press("a")
-        expect_moves(page, ["5a"])
-        page.keyboard.press("a")
-        page.keyboard.press("5")
-        expect(page.get_by_role("alert")).to_contain_text("can't go on")
-        assert moves_of(page) == ["5a"]
+        open_game(table, site_url, 1)
+        blur(table)
+        table.keyboard.press("5")
+        expect(card(table, "6C")).to_have_attribute("aria-current", "true")
+        expect(table.locator("[data-column='5']")).to_have_attribute("data-selected", "true")
+        table.keyboard.press("a")
+        expect_moves(table, ["5a"])
+        table.keyboard.press("a")
+        table.keyboard.press("5")
+        expect(table.get_by_role("alert")).to_contain_text("can't go on")
+        assert moves_of(table) == ["5a"]
 
-    def test_escape_cancels(self, page: Page, site_url: str) -> None:
+    def test_escape_cancels(self, table: Page, site_url: str) -> None:
         """Escape puts the picked-up card back; the next key picks a source again."""
-        open_game(page, site_url, 1)
-        blur(page)
-        page.keyboard.press("5")
-        expect(page.locator("[aria-current]")).to_have_count(1)
-        page.keyboard.press("Escape")
-        expect(page.locator("[aria-current]")).to_have_count(0)
-        page.keyboard.press("1")
-        page.keyboard.press("b")
-        expect_moves(page, ["1b"])
+        open_game(table, site_url, 1)
+        blur(table)
+        table.keyboard.press("5")
+        expect(table.locator("[aria-current]")).to_have_count(1)
+        table.keyboard.press("Escape")
+        expect(table.locator("[aria-current]")).to_have_count(0)
+        table.keyboard.press("1")
+        table.keyboard.press("b")
+        expect_moves(table, ["1b"])
 
-    def test_same_key_twice_is_the_best_move(self, page: Page, site_url: str) -> None:
+    def test_same_key_twice_is_the_best_move(self, table: Page, site_url: str) -> None:
         """Pressing a cascade's digit twice plays the engine's best move for its bottom card."""
-        open_game(page, site_url, 617)
-        blur(page)
-        page.keyboard.press("8")
-        page.keyboard.press("8")
-        expect_moves(page, ["82"])
+        open_game(table, site_url, 617)
+        blur(table)
+        table.keyboard.press("8")
+        table.keyboard.press("8")
+        expect_moves(table, ["82"])
 
-    def test_tab_and_enter(self, page: Page, site_url: str) -> None:
+    def test_tab_and_enter(self, table: Page, site_url: str) -> None:
         """A cascade and a free cell reached with Tab take Enter to pick up and put down."""
-        open_game(page, site_url, 1)
-        page.locator("[data-column='5']").focus()
-        page.keyboard.press("Enter")
-        page.locator("[data-freecell='2']").focus()
-        expect(page.locator("[data-freecell='2']")).to_be_focused()
-        page.keyboard.press("Enter")
-        expect_moves(page, ["5c"])
+        open_game(table, site_url, 1)
+        table.locator("[data-column='5']").focus()
+        table.keyboard.press("Enter")
+        table.locator("[data-freecell='2']").focus()
+        expect(table.locator("[data-freecell='2']")).to_be_focused()
+        table.keyboard.press("Enter")
+        expect_moves(table, ["5c"])
 
 
 class TestUndoRedo:
-    def test_buttons(self, page: Page, site_url: str) -> None:
+    def test_buttons(self, table: Page, site_url: str) -> None:
         """Undo and Redo buttons take back and replay moves; the counter follows."""
-        open_game(page, site_url, 1, ["5a", "5b"])
-        page.locator("[data-action=undo]").click()
-        expect_moves(page, ["5a"])
-        expect(page.locator("#moves-count")).to_have_text("1")
-        page.locator("[data-action=redo]").click()
-        expect_moves(page, ["5a", "5b"])
-        expect(page.locator("[data-action=redo]")).to_be_disabled()
+        open_game(table, site_url, 1, ["5a", "5b"])
+        table.locator("[data-action=undo]").click()
+        expect_moves(table, ["5a"])
+        expect(table.locator("#moves-count")).to_have_text("1")
+        table.locator("[data-action=redo]").click()
+        expect_moves(table, ["5a", "5b"])
+        expect(table.locator("[data-action=redo]")).to_be_disabled()
 
-    def test_keys(self, page: Page, site_url: str) -> None:
+    def test_keys(self, table: Page, site_url: str) -> None:
         """Ctrl+Z undoes; Ctrl+Y and Ctrl+Shift+Z redo."""
-        open_game(page, site_url, 1, ["5a", "5b", "5c"])
-        blur(page)
-        page.keyboard.press("Control+z")
-        expect_moves(page, ["5a", "5b"])
-        page.keyboard.press("Control+z")
-        expect_moves(page, ["5a"])
-        page.keyboard.press("Control+y")
-        expect_moves(page, ["5a", "5b"])
-        page.keyboard.press("Control+Shift+Z")
-        expect_moves(page, ["5a", "5b", "5c"])
+        open_game(table, site_url, 1, ["5a", "5b", "5c"])
+        blur(table)
+        table.keyboard.press("Control+z")
+        expect_moves(table, ["5a", "5b"])
+        table.keyboard.press("Control+z")
+        expect_moves(table, ["5a"])
+        table.keyboard.press("Control+y")
+        expect_moves(table, ["5a", "5b"])
+        table.keyboard.press("Control+Shift+Z")
+        expect_moves(table, ["5a", "5b", "5c"])
 
-    def test_undo_takes_back_the_auto_moves_too(self, page: Page, site_url: str) -> None:
+    def test_undo_takes_back_the_auto_moves_too(self, table: Page, site_url: str) -> None:
         """One undo takes back a move and the automatic moves that followed it."""
-        open_game(page, site_url, 1, ["5a", "5b", "5c"])
-        blur(page)
-        page.keyboard.press("5")
-        page.keyboard.press("d")
-        expect_moves(page, ["5a", "5b", "5c", "5d", "5h"])
-        page.keyboard.press("Control+z")
-        expect_moves(page, ["5a", "5b", "5c"])
-        assert shown_table(page) == engine_table(1, ["5a", "5b", "5c"])
+        open_game(table, site_url, 1, ["5a", "5b", "5c"])
+        blur(table)
+        table.keyboard.press("5")
+        table.keyboard.press("d")
+        expect_moves(table, ["5a", "5b", "5c", "5d", "5h"])
+        table.keyboard.press("Control+z")
+        expect_moves(table, ["5a", "5b", "5c"])
+        assert shown_table(table) == engine_table(1, ["5a", "5b", "5c"])
 
-    def test_a_move_home_by_hand_stays_one_move(self, page: Page, site_url: str) -> None:
+    def test_a_move_home_by_hand_stays_one_move(self, table: Page, site_url: str) -> None:
         """A card sent home by hand with auto-move off is undone alone after turning it on."""
-        open_game(page, site_url, 1)
-        set_auto(page, False)
-        blur(page)
+        open_game(table, site_url, 1)
+        set_auto(table, False)
+        blur(table)
         for move in ["5a", "5b", "5c", "5d", "5h"]:
-            page.keyboard.press(move[0])
-            page.keyboard.press(move[1])
-        expect_moves(page, ["5a", "5b", "5c", "5d", "5h"])
-        set_auto(page, True)
-        page.locator("[data-action=undo]").click()
-        expect_moves(page, ["5a", "5b", "5c", "5d"])
-        assert shown_table(page) == engine_table(1, ["5a", "5b", "5c", "5d"])
+            table.keyboard.press(move[0])
+            table.keyboard.press(move[1])
+        expect_moves(table, ["5a", "5b", "5c", "5d", "5h"])
+        set_auto(table, True)
+        table.locator("[data-action=undo]").click()
+        expect_moves(table, ["5a", "5b", "5c", "5d"])
+        assert shown_table(table) == engine_table(1, ["5a", "5b", "5c", "5d"])
 
-    def test_restart(self, page: Page, site_url: str) -> None:
+    def test_restart(self, table: Page, site_url: str) -> None:
         """Restart shows the deal again; Redo replays the moves, so nothing is lost."""
-        open_game(page, site_url, 1, ["5a", "5b"])
-        press(page, "restart")
-        expect_moves(page, [])
-        assert shown_table(page) == engine_table(1, [])
-        page.locator("[data-action=redo]").click()
-        expect_moves(page, ["5a"])
+        open_game(table, site_url, 1, ["5a", "5b"])
+        press(table, "restart")
+        expect_moves(table, [])
+        assert shown_table(table) == engine_table(1, [])
+        table.locator("[data-action=redo]").click()
+        expect_moves(table, ["5a"])
 
 
 class TestLinks:
-    def test_win_from_a_shared_link(self, page: Page, site_url: str) -> None:
+    def test_win_from_a_shared_link(self, table: Page, site_url: str) -> None:
         """A link to deal 1 one move from the end, then the last move by clicking, wins."""
         moves = solution(1)
         last = moves[-1]
         assert last == "ch"
-        open_game(page, site_url, 1, moves[:-1])
-        expect(page.locator("html")).not_to_have_attribute("data-won", re.compile(".*"))
-        page.locator("[data-freecell='2'] [data-card]").click()
-        page.locator("[data-foundation='0']").click()
-        expect(page.locator("html")).to_have_attribute("data-won", "true")
-        expect(page.locator("#win")).to_be_visible()
-        expect(page.locator("#win")).to_contain_text("You won deal #1")
-        assert moves_of(page) == moves
-        page.locator("[data-action=play-next]").click()
-        expect(page.locator("#board")).to_have_attribute("data-deal", "2")
-        expect(page.locator("html")).not_to_have_attribute("data-won", re.compile(".*"))
+        open_game(table, site_url, 1, moves[:-1])
+        expect(table.locator("html")).not_to_have_attribute("data-won", re.compile(".*"))
+        table.locator("[data-freecell='2'] [data-card]").click()
+        table.locator("[data-foundation='0']").click()
+        expect(table.locator("html")).to_have_attribute("data-won", "true")
+        expect(table.locator("#win")).to_be_visible()
+        expect(table.locator("#win")).to_contain_text("You won deal #1")
+        assert moves_of(table) == moves
+        table.locator("[data-action=play-next]").click()
+        expect(table.locator("#board")).to_have_attribute("data-deal", "2")
+        expect(table.locator("html")).not_to_have_attribute("data-won", re.compile(".*"))
 
-    def test_reload_restores_the_exact_board(self, page: Page, site_url: str) -> None:
+    def test_reload_restores_the_exact_board(self, table: Page, site_url: str) -> None:
         """A half-played link, opened and reloaded, shows the engine's board after its moves."""
         moves = solution(617)[:40]
-        open_game(page, site_url, 617, moves)
+        open_game(table, site_url, 617, moves)
         expected = engine_table(617, moves)
-        assert shown_table(page) == expected
-        boot(page, page.url)  # the same address again: a reload
-        expect_moves(page, moves)
-        assert shown_table(page) == expected
+        assert shown_table(table) == expected
+        boot(table, table.url)  # the same address again: a reload
+        expect_moves(table, moves)
+        assert shown_table(table) == expected
 
-    def test_reload_keeps_undo_and_redo(self, page: Page, site_url: str) -> None:
+    def test_reload_keeps_undo_and_redo(self, table: Page, site_url: str) -> None:
         """After an undo, a reload keeps the move to redo and how the last turn was grouped."""
-        open_game(page, site_url, 1, ["5a", "5b", "5c"])
-        blur(page)
-        page.keyboard.press("5")
-        page.keyboard.press("d")
-        expect_moves(page, ["5a", "5b", "5c", "5d", "5h"])
-        page.locator("[data-action=undo]").click()
-        expect_moves(page, ["5a", "5b", "5c"])
-        boot(page, page.url)  # the same address again: a reload
-        expect_moves(page, ["5a", "5b", "5c"])
-        redo = page.locator("[data-action=redo]")
+        open_game(table, site_url, 1, ["5a", "5b", "5c"])
+        blur(table)
+        table.keyboard.press("5")
+        table.keyboard.press("d")
+        expect_moves(table, ["5a", "5b", "5c", "5d", "5h"])
+        table.locator("[data-action=undo]").click()
+        expect_moves(table, ["5a", "5b", "5c"])
+        boot(table, table.url)  # the same address again: a reload
+        expect_moves(table, ["5a", "5b", "5c"])
+        redo = table.locator("[data-action=redo]")
         expect(redo).to_be_enabled()
         redo.click()
-        expect_moves(page, ["5a", "5b", "5c", "5d", "5h"])
-        page.locator("[data-action=undo]").click()
-        expect_moves(page, ["5a", "5b", "5c"])
+        expect_moves(table, ["5a", "5b", "5c", "5d", "5h"])
+        table.locator("[data-action=undo]").click()
+        expect_moves(table, ["5a", "5b", "5c"])
 
-    def test_played_moves_reach_the_url(self, page: Page, site_url: str) -> None:
-        """After moves, the page's own URL reopens the same game elsewhere."""
-        open_game(page, site_url, 1)
-        card(page, "6C").dblclick()
-        expect_moves(page, ["5a"])
-        other = page.context.new_page()
+    def test_played_moves_reach_the_url(self, table: Page, site_url: str) -> None:
+        """After moves, the table's own URL reopens the same game elsewhere."""
+        open_game(table, site_url, 1)
+        card(table, "6C").dblclick()
+        expect_moves(table, ["5a"])
+        other = table.context.new_page()
         try:
-            boot(other, page.url)
+            boot(other, table.url)
             expect_moves(other, ["5a"])
             assert shown_table(other) == engine_table(1, ["5a"])
         finally:
             other.close()
 
-    def test_link_ignores_the_auto_setting(self, page: Page, site_url: str) -> None:
+    def test_link_ignores_the_auto_setting(self, table: Page, site_url: str) -> None:
         """A link replays its moves exactly even with auto-move on: no automatic moves added."""
-        open_game(page, site_url, 1, ["5a", "5b", "5c", "5d"])
-        expect(page.locator("input#auto")).to_be_checked()
-        assert shown_table(page) == engine_table(1, ["5a", "5b", "5c", "5d"])
+        open_game(table, site_url, 1, ["5a", "5b", "5c", "5d"])
+        expect(table.locator("input#auto")).to_be_checked()
+        assert shown_table(table) == engine_table(1, ["5a", "5b", "5c", "5d"])
 
     @pytest.mark.parametrize(
         ("moves", "played", "bad"),
@@ -379,33 +373,33 @@ class TestLinks:
         expect(page.locator("img[src='x']")).to_have_count(0)
         assert page.evaluate("() => typeof window.__xss === 'undefined'")
 
-    def test_back_and_forward(self, page: Page, site_url: str) -> None:
+    def test_back_and_forward(self, table: Page, site_url: str) -> None:
         """A new deal is a history entry; going back restores the game with its moves."""
-        open_game(page, site_url, 1, ["5a"])
-        card(page, "8H").dblclick()
-        expect_moves(page, ["5a", "52"])
-        page.locator("[data-action=next]").click()
-        expect(page.locator("#board")).to_have_attribute("data-deal", "2")
-        expect_moves(page, [])
-        page.go_back()
-        expect(page.locator("#board")).to_have_attribute("data-deal", "1")
-        expect_moves(page, ["5a", "52"])
-        page.go_forward()
-        expect(page.locator("#board")).to_have_attribute("data-deal", "2")
+        open_game(table, site_url, 1, ["5a"])
+        card(table, "8H").dblclick()
+        expect_moves(table, ["5a", "52"])
+        table.locator("[data-action=next]").click()
+        expect(table.locator("#board")).to_have_attribute("data-deal", "2")
+        expect_moves(table, [])
+        table.go_back()
+        expect(table.locator("#board")).to_have_attribute("data-deal", "1")
+        expect_moves(table, ["5a", "52"])
+        table.go_forward()
+        expect(table.locator("#board")).to_have_attribute("data-deal", "2")
 
 
 class TestIllegal:
-    def test_illegal_move_shows_the_reason(self, page: Page, site_url: str) -> None:
+    def test_illegal_move_shows_the_reason(self, table: Page, site_url: str) -> None:
         """A refused move says why in the alert and changes nothing."""
-        open_game(page, site_url, 1, ["5a"])
-        before = shown_table(page)
-        card(page, "9C").click()
-        page.locator("[data-foundation='2']").click()
-        expect(page.get_by_role("alert")).to_contain_text("9♣ can't go home yet: A♣ comes first.")
-        assert shown_table(page) == before
-        assert moves_of(page) == ["5a"]
-        assert url_moves(page) == "5a"
-        expect(page.locator("#moves-count")).to_have_text("1")
+        open_game(table, site_url, 1, ["5a"])
+        before = shown_table(table)
+        card(table, "9C").click()
+        table.locator("[data-foundation='2']").click()
+        expect(table.get_by_role("alert")).to_contain_text("9♣ can't go home yet: A♣ comes first.")
+        assert shown_table(table) == before
+        assert moves_of(table) == ["5a"]
+        assert url_moves(table) == "5a"
+        expect(table.locator("#moves-count")).to_have_text("1")
 
 
 class TestLook:
