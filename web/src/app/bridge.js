@@ -80,7 +80,7 @@ function registerServiceWorker(onUpdate) {
         const due = Date.now() - checked >= UPDATE_CHECK_MS;
         if (document.visibilityState !== "visible" || !due) return;
         checked = Date.now();
-        registration.update().catch(() => {});
+        registration.update().catch(() => {}); // offline, say: the next check asks again
       });
     })
     .catch(() => {
