@@ -1,6 +1,7 @@
 // The page's side of the worker protocol (see worker.js): start, request, restart; and the
 // service worker: registering it, and a new build of the site (see ../sw.js).
 import { manifest, serviceWorkers, takeWorker } from "./boot.js";
+import { local } from "./storage.js";
 
 const BOOT_TIMEOUT_MS = 120_000; // loadPyodide may never settle if WebAssembly cannot start
 const UPDATE_CHECK_MS = 60 * 60 * 1000; // a page left open asks for a new build hourly at most
@@ -13,24 +14,14 @@ const OPENINGS_KEY = "freecell.openings";
 const OPENINGS_KEPT = 4;
 
 function openings() {
-  try {
-    const kept = JSON.parse(localStorage.getItem(OPENINGS_KEY));
-    return Array.isArray(kept) ? kept : [];
-  } catch {
-    return []; // storage off, or not ours
-  }
+  const kept = local.readJson(OPENINGS_KEY, []);
+  return Array.isArray(kept) ? kept : []; // not ours otherwise
 }
 
 function rememberOpening(build, key, reply) {
   const kept = openings().filter((entry) => entry?.build === build && entry.key !== key);
-  try {
-    localStorage.setItem(
-      OPENINGS_KEY,
-      JSON.stringify([{ build, key, reply }, ...kept].slice(0, OPENINGS_KEPT)),
-    );
-  } catch {
-    // full or off: the next visit waits for Python
-  }
+  // Full or off: the next visit waits for Python.
+  local.writeJson(OPENINGS_KEY, [{ build, key, reply }, ...kept].slice(0, OPENINGS_KEPT));
 }
 
 /** A remembered reply to the request, of this build, or null (also if it is not one). */
@@ -89,7 +80,7 @@ function registerServiceWorker(onUpdate) {
         const due = Date.now() - checked >= UPDATE_CHECK_MS;
         if (document.visibilityState !== "visible" || !due) return;
         checked = Date.now();
-        registration.update().catch(() => {});
+        registration.update().catch(() => {}); // offline, say: the next check asks again
       });
     })
     .catch(() => {

@@ -1,17 +1,14 @@
 // What a reload would lose: which moves were automatic (for Undo) and the moves waiting for
 // Redo. The URL carries only the moves, so this tab keeps the rest in sessionStorage, per game
 // (its deal and moves); Python (Session.new_game's `history`) checks it before using it.
+import { session } from "./storage.js";
 
 const KEY = "freecell.kept";
 const MOST = 30; // games kept per tab
 
 function load() {
-  try {
-    const value = JSON.parse(sessionStorage.getItem(KEY) ?? "[]");
-    return Array.isArray(value) ? value : [];
-  } catch {
-    return []; // storage off, or a value that is not ours: nothing kept
-  }
+  const value = session.readJson(KEY, []);
+  return Array.isArray(value) ? value : []; // a value that is not ours: nothing kept
 }
 
 function name(deal, moves) {
@@ -36,11 +33,8 @@ export function keep(game) {
   if (!needed && others.length === entries.length) return; // nothing to keep, nothing stale
   const history = { auto: game.auto, redo: game.redo, redo_auto: game.redo_auto };
   entries = needed ? [...others, { key, history }].slice(-MOST) : others;
-  try {
-    sessionStorage.setItem(KEY, JSON.stringify(entries));
-  } catch {
-    // storage may be off or full: a reload then loses only the redo moves
-  }
+  // Storage may be off or full: a reload then loses only the redo moves.
+  session.writeJson(KEY, entries);
 }
 
 /** The history kept for a game given by its deal's text and its moves (as JSON), or "". */

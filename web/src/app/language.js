@@ -1,6 +1,7 @@
 // The page's language: which one to start in, the menu, and saying the page's fixed text in it.
 import { LANGUAGES, fill, matchLanguage, t, useLanguage } from "./i18n.js";
 import rules from "./rules.js";
+import { local } from "./storage.js";
 import { readUrl, writeUrl } from "./url.js";
 
 const LANGUAGE_KEY = "freecell.language";
@@ -31,20 +32,12 @@ function translatePage() {
   });
 }
 
-function storedLanguage() {
-  try {
-    return localStorage.getItem(LANGUAGE_KEY);
-  } catch {
-    return null;
-  }
-}
-
 /**
  * The language to start in: the link's ?lang=, else the one chosen before (localStorage), else
  * the browser's preferred languages, else English. {code, chosen}: a chosen one stays in links.
  */
 function startingLanguage() {
-  for (const wanted of [readUrl().language, storedLanguage()]) {
+  for (const wanted of [readUrl().language, local.read(LANGUAGE_KEY)]) {
     const code = matchLanguage(wanted);
     if (code) return { code, chosen: true };
   }
@@ -73,11 +66,7 @@ export function createLanguage({ state, dom, view, messages, dialogs }) {
 
   dom.languageMenu.addEventListener("change", async () => {
     const code = await apply(dom.languageMenu.value);
-    try {
-      localStorage.setItem(LANGUAGE_KEY, code);
-    } catch {
-      // storage may be off; the URL still keeps the language
-    }
+    local.write(LANGUAGE_KEY, code); // storage may be off; the URL still keeps the language
     state.languageChosen = true;
     writeUrl(state);
   });

@@ -1,8 +1,11 @@
 // What the page says: the message line (#message, an alert), the status line (#status) with the
 // download's progress bar (#progress), the new-version notice (#update) and the screen readers'
 // announcements (#announcer). Each text is kept as a function that says it in the page's
-// language, so that switching language says it again.
-import { formatNumber, t } from "./i18n.js";
+// language, so that switching language says it again. The sentences about the game that the
+// page says (a move, a picked-up card, Python's refusals) are made here too.
+import { cardLabel, formatNumber, fromPython, t } from "./i18n.js";
+import rules from "./rules.js";
+import { isFreecell } from "./state.js";
 
 const NOTE_MS = 6000; // how long a note, such as why a move was refused, stays up
 
@@ -93,4 +96,42 @@ export function createMessages({ messageLine, statusLine, progressBar, updateNot
   }
 
   return { say, note, status, progress, offerUpdate, refresh, announce };
+}
+
+// --- the game, said -----------------------------------------------------------------------------
+
+/** A card (its code) by its name in the page's language, given the game's faces. */
+function label(code, faces) {
+  return faces?.[code] ? cardLabel(faces[code]) : code;
+}
+
+/** One move, said for screen readers from Python's description of it (Session._made). */
+export function saidMove({ cards, target, onto }, faces) {
+  const card = label(cards[0], faces);
+  const count = cards.length;
+  if (target === rules.foundation) return t("say.home", { card });
+  if (isFreecell(target)) return t("say.to-cell", { card, cell: target.toUpperCase() });
+  if (onto) {
+    return count === 1
+      ? t("say.onto", { card, onto: label(onto, faces) })
+      : t("say.run-onto", { count, onto: label(onto, faces) });
+  }
+  return count === 1
+    ? t("say.to-empty", { card, cascade: target })
+    : t("say.run-to-empty", { count, cascade: target });
+}
+
+/** A card picked up, said for screen readers: the card, or the run of `count` cards from it. */
+export function saidPicked(card, count, faces) {
+  return count > 1
+    ? t("say.picked-run", { count, card: label(card, faces) })
+    : t("say.picked", { card: label(card, faces) });
+}
+
+/**
+ * Python's refusal or error in a reply ({error, code, params}), as a text for say() or note():
+ * said in the language in use, with the cards of the state's faces.
+ */
+export function saidRefusal(reply, state) {
+  return () => fromPython(reply.error, reply, state.faces);
 }

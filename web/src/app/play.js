@@ -1,17 +1,19 @@
 // The player's actions: open a deal, pick up a card, move, undo... Each one asks Python (the
 // bridge to freecell._web.Session), records the answer in the state and has the view draw it.
-// Actions run one after another in the order they were asked for, so no key press or click is
-// lost or overtaken, even while Python is still starting.
-import { reducedMotion } from "./board.js";
-import { cardLabel, fromPython, t } from "./i18n.js";
+// Actions run one after another (queue.js); Hint and Solve are solve.js's, copying is
+// clipboard.js's, and what screen readers hear is said by messages.js.
+import { createClipboard } from "./clipboard.js";
+import { fromPython, t } from "./i18n.js";
 import { keep, kept } from "./kept.js";
+import { saidMove, saidPicked, saidRefusal } from "./messages.js";
+import { createQueue } from "./queue.js";
 import rules from "./rules.js";
-import { cardAt, cardsAt, isCascade, isFreecell } from "./state.js";
+import { createSolve } from "./solve.js";
+import { cardAt, cardsAt, isCascade } from "./state.js";
+import { local } from "./storage.js";
 import { readUrl, writeUrl } from "./url.js";
 
 const AUTO_KEY = "freecell.auto-move";
-const SOLVE_MS = 420; // between two moves of Solve: a pace a person can follow
-const THINKING_MS = 250; // a hint that takes longer says that it is looking
 
 /** A random deal among Windows FreeCell's million. */
 function randomDeal() {
@@ -21,43 +23,15 @@ function randomDeal() {
 
 /** The auto-move setting as stored, on unless turned off. */
 export function storedAuto() {
-  try {
-    return localStorage.getItem(AUTO_KEY) !== "off";
-  } catch {
-    return true; // storage may be off
-  }
+  return local.read(AUTO_KEY) !== "off"; // on too when storage is off
 }
 
 /** The actions on a state, through a bridge, shown by a view, said by messages, counted. */
 export function createPlay({ state, bridge, view, messages, stats }) {
-  let queue = Promise.resolve();
-
-  /** Run a task after every task asked for before it; resolves with its result when done. */
-  function enqueue(task) {
-    const done = queue.then(task);
-    queue = done.catch((error) => console.error(error));
-    return done.catch(() => undefined);
-  }
-
+  // Any action of the player stops Solve.
+  const { enqueue, player } = createQueue(() => solving.stop());
   const call = (op, args = {}, options = {}) => bridge.request({ op, args }, options);
-  const pythonError = (reply) => () => fromPython(reply.error, reply, state.faces);
-  const label = (code) => (state.faces?.[code] ? cardLabel(state.faces[code]) : code);
-
-  /** Say one move for screen readers, from Python's description of it (Session._made). */
-  function said({ cards, target, onto }) {
-    const card = label(cards[0]);
-    const count = cards.length;
-    if (target === rules.foundation) return t("say.home", { card });
-    if (isFreecell(target)) return t("say.to-cell", { card, cell: target.toUpperCase() });
-    if (onto) {
-      return count === 1
-        ? t("say.onto", { card, onto: label(onto) })
-        : t("say.run-onto", { count, onto: label(onto) });
-    }
-    return count === 1
-      ? t("say.to-empty", { card, cascade: target })
-      : t("say.run-to-empty", { count, cascade: target });
-  }
+  const said = (made) => saidMove(made, state.faces);
 
   /** The game changed: record it, keep its history for a reload, count it. */
   function record(game) {
@@ -69,100 +43,15 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     keep(game);
   }
 
-  // --- hints and solving -------------------------------------------------------------------
-
-  let solving = null; // while Solve plays: {timer} of its next move
-
-  function stopSolving() {
-    if (!solving) return;
-    clearTimeout(solving.timer);
-    solving = null;
-    state.solving = false;
-    view.render(state);
-  }
-
-  /** Ask Python for a solution from the position now; resolves with its answer, or null if
-   * the game moved on before it came. Says it is looking when that takes a while. */
-  function search() {
-    const asked = state.game;
-    const slow = setTimeout(() => {
-      if (state.game === asked) messages.say(() => t("hint.thinking"));
-    }, THINKING_MS);
-    return call("hint").then((reply) => {
-      clearTimeout(slow);
-      if (reply.cancelled || state.game !== asked) return null;
-      if (!reply.ok) {
-        messages.note(pythonError(reply));
-        return null;
-      }
-      state.solvable = { solved: "yes", impossible: "no" }[reply.result] ?? "unknown";
-      if (reply.result === "impossible") {
-        messages.say(() => (reply.start ? t("hint.cannot-win-deal") : t("hint.cannot-win")));
-      } else if (reply.result === "unknown") messages.say(() => t("hint.unknown"));
-      else if (!reply.hint) messages.say("");
-      return reply;
-    });
-  }
-
-  /** Show the next move of a solution: marked on the table and said in the message line. */
-  function hint() {
-    stopSolving();
-    return enqueue(() => {
-      if (!state.game || state.game.won) return;
-      search().then((reply) => {
-        if (!reply?.hint) {
-          view.render(state);
-          return;
-        }
-        state.hint = { card: reply.hint.cards[0], target: reply.hint.target };
-        const move = said(reply.hint);
-        messages.say(() => t("hint.move", { move }));
-        messages.announce(t("hint.move", { move }));
-        view.render(state);
-      });
-    });
-  }
-
-  /** Play the rest of the game, one move at a time; again (or any other action) stops it. */
-  function solve() {
-    if (solving) {
-      stopSolving();
-      return undefined;
-    }
-    return enqueue(() => {
-      if (!state.game || state.game.won) return;
-      const run = { timer: 0 };
-      solving = run;
-      state.solving = true;
-      view.render(state);
-      search().then((reply) => {
-        if (solving !== run) return;
-        if (!reply?.moves?.length) {
-          stopSolving();
-          return;
-        }
-        messages.say("");
-        const moves = [...reply.moves];
-        const next = () => {
-          if (solving !== run) return;
-          const move = moves.shift();
-          if (!move) {
-            stopSolving();
-            return;
-          }
-          const play = () => (solving === run ? act("play_move", { move }, null, true) : false);
-          enqueue(play).then((played) => {
-            if (!played) stopSolving(); // a game that changed meanwhile: no more of this solution
-            if (solving !== run) return;
-            state.solvable = "yes"; // on the way of the solution
-            view.render(state);
-            run.timer = setTimeout(next, reducedMotion() ? 0 : SOLVE_MS);
-          });
-        };
-        next();
-      });
-    });
-  }
+  const solving = createSolve({
+    state,
+    view,
+    messages,
+    call,
+    enqueue,
+    playMove: (move) => act("play_move", { move }, null, true),
+  });
+  const clipboard = createClipboard({ state, messages, call });
 
   // --- deals -------------------------------------------------------------------------------
 
@@ -174,7 +63,7 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     const reply = await call("new_game", { ...args, faces: !state.faces }, { opening });
     if (reply.faces) state.faces = reply.faces;
     if (!reply.ok) {
-      messages.say(pythonError(reply));
+      messages.say(saidRefusal(reply, state));
       view.render(state);
       return false;
     }
@@ -244,7 +133,7 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     const reply = await call(op, args);
     if (reply.game) record(reply.game);
     if (!reply.ok) {
-      messages.note(pythonError(reply));
+      messages.note(saidRefusal(reply, state));
       view.render(state);
       return false;
     }
@@ -265,11 +154,7 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     const codes = cardsAt(state.game, selection.place);
     const card = selection.card ?? codes.at(-1);
     const count = codes.length - codes.indexOf(card);
-    messages.announce(
-      count > 1
-        ? t("say.picked-run", { count, card: label(card) })
-        : t("say.picked", { card: label(card) }),
-    );
+    messages.announce(saidPicked(card, count, state.faces));
     const reply = await call("targets", { source: selection.place });
     if (reply.ok && state.selection === selection) {
       state.targets = reply.targets;
@@ -319,38 +204,10 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     return enqueue(() => (state.selection ? select(null) : undefined));
   }
 
-  async function copy(text, done) {
-    try {
-      await navigator.clipboard.writeText(text);
-    } catch {
-      const area = document.createElement("textarea");
-      area.value = text;
-      area.setAttribute("readonly", "");
-      area.className = "visually-hidden";
-      document.body.append(area);
-      area.select();
-      const copied = document.execCommand("copy");
-      area.remove();
-      if (!copied) {
-        messages.say(() => t("copy.blocked"));
-        return;
-      }
-    }
-    messages.say(done);
-  }
-
-  // Any action of the player stops Solve.
-  const player =
-    (action) =>
-    (...args) => {
-      stopSolving();
-      return action(...args);
-    };
-
   return {
-    hint,
-    solve,
-    stop: stopSolving,
+    hint: solving.hint,
+    solve: solving.solve,
+    stop: solving.stop,
     open: player(open),
     step: player(step),
     fromUrl: player(fromUrl),
@@ -373,29 +230,13 @@ export function createPlay({ state, bridge, view, messages, stats }) {
         state.game?.can_undo ? act("restart", {}, () => t("say.restarted")) : undefined,
       ),
     ),
-    copyLink: () =>
-      enqueue(() =>
-        copy(
-          location.href,
-          state.game?.moves.length ? () => t("copy.link-game") : () => t("copy.link-deal"),
-        ),
-      ),
+    copyLink: () => enqueue(clipboard.copyLink),
     /** Copy the position on the table in fc-solve's format (what `freecell solve -` reads). */
-    copyText: () =>
-      enqueue(async () => {
-        if (!state.game) return messages.say(() => t("copy.nothing"));
-        const reply = await call("position_text");
-        if (!reply.ok) return messages.note(pythonError(reply));
-        return copy(reply.text, () => t("copy.text"));
-      }),
+    copyText: () => enqueue(clipboard.copyText),
     /** Turn safe automatic moves on or off; turning them on plays the safe moves there are. */
     setAuto(on) {
       state.auto = on;
-      try {
-        localStorage.setItem(AUTO_KEY, on ? "on" : "off");
-      } catch {
-        // storage may be off; the setting then lasts as long as the page
-      }
+      local.write(AUTO_KEY, on ? "on" : "off"); // storage may be off: it lasts as long as the page
       if (on) enqueue(() => act("auto_moves"));
     },
   };

@@ -5,6 +5,7 @@
 // A game counts as played once its first move is made, and as won once. Leaving a game that is
 // not won for another deal breaks the streak (Back brings the game back, and a reload resumes
 // it: neither counts it twice).
+import { local } from "./storage.js";
 
 const KEY = "freecell.stats";
 const VERSION = 1;
@@ -16,12 +17,7 @@ function count(value) {
 
 /** Read the record, keeping every value that is sound. */
 function read() {
-  let raw = null;
-  try {
-    raw = JSON.parse(localStorage.getItem(KEY) ?? "null");
-  } catch {
-    raw = null;
-  }
+  const raw = local.readJson(KEY, null);
   const record = raw && typeof raw === "object" && !Array.isArray(raw) ? raw : {};
   const deals = {};
   if (record.deals && typeof record.deals === "object" && !Array.isArray(record.deals)) {
@@ -55,11 +51,7 @@ function read() {
 }
 
 function write(stats) {
-  try {
-    localStorage.setItem(KEY, JSON.stringify(stats));
-  } catch {
-    // storage off or full: the statistics last as long as the page
-  }
+  local.writeJson(KEY, stats); // storage off or full: the statistics last as long as the page
 }
 
 /** The statistics: what they are now, and the events that change them. */

@@ -1,0 +1,111 @@
+// Hints and Solve: ask Python for a solution from the position on the table, then show its
+// next move (Hint) or play it all, one move at a time at a pace a person can follow (Solve).
+// The moves themselves are play.js's: Solve plays each through it, queued like any action.
+import { reducedMotion } from "./board.js";
+import { t } from "./i18n.js";
+import { saidMove, saidRefusal } from "./messages.js";
+
+const SOLVE_MS = 420; // between two moves of Solve: a pace a person can follow
+const THINKING_MS = 250; // a hint that takes longer says that it is looking
+
+/**
+ * Hint and Solve on a state: {hint, solve, stop}. `call(op)` asks Python, `enqueue(task)` queues
+ * a task behind the player's actions, and `playMove(move)` plays one move of a solution (an
+ * assisted move) and resolves true if it was played.
+ */
+export function createSolve({ state, view, messages, call, enqueue, playMove }) {
+  let solving = null; // while Solve plays: {timer} of its next move
+
+  function stop() {
+    if (!solving) return;
+    clearTimeout(solving.timer);
+    solving = null;
+    state.solving = false;
+    view.render(state);
+  }
+
+  /** Ask Python for a solution from the position now; resolves with its answer, or null if
+   * the game moved on before it came. Says it is looking when that takes a while. */
+  function search() {
+    const asked = state.game;
+    const slow = setTimeout(() => {
+      if (state.game === asked) messages.say(() => t("hint.thinking"));
+    }, THINKING_MS);
+    return call("hint").then((reply) => {
+      clearTimeout(slow);
+      if (reply.cancelled || state.game !== asked) return null;
+      if (!reply.ok) {
+        messages.note(saidRefusal(reply, state));
+        return null;
+      }
+      state.solvable = { solved: "yes", impossible: "no" }[reply.result] ?? "unknown";
+      if (reply.result === "impossible") {
+        messages.say(() => (reply.start ? t("hint.cannot-win-deal") : t("hint.cannot-win")));
+      } else if (reply.result === "unknown") messages.say(() => t("hint.unknown"));
+      else if (!reply.hint) messages.say("");
+      return reply;
+    });
+  }
+
+  /** Show the next move of a solution: marked on the table and said in the message line. */
+  function hint() {
+    stop();
+    return enqueue(() => {
+      if (!state.game || state.game.won) return;
+      search().then((reply) => {
+        if (!reply?.hint) {
+          view.render(state);
+          return;
+        }
+        state.hint = { card: reply.hint.cards[0], target: reply.hint.target };
+        const move = saidMove(reply.hint, state.faces);
+        messages.say(() => t("hint.move", { move }));
+        messages.announce(t("hint.move", { move }));
+        view.render(state);
+      });
+    });
+  }
+
+  /** Play the rest of the game, one move at a time; again (or any other action) stops it. */
+  function solve() {
+    if (solving) {
+      stop();
+      return undefined;
+    }
+    return enqueue(() => {
+      if (!state.game || state.game.won) return;
+      const run = { timer: 0 };
+      solving = run;
+      state.solving = true;
+      view.render(state);
+      search().then((reply) => {
+        if (solving !== run) return;
+        if (!reply?.moves?.length) {
+          stop();
+          return;
+        }
+        messages.say("");
+        const moves = [...reply.moves];
+        const next = () => {
+          if (solving !== run) return;
+          const move = moves.shift();
+          if (!move) {
+            stop();
+            return;
+          }
+          const play = () => (solving === run ? playMove(move) : false);
+          enqueue(play).then((played) => {
+            if (!played) stop(); // a game that changed meanwhile: no more of this solution
+            if (solving !== run) return;
+            state.solvable = "yes"; // on the way of the solution
+            view.render(state);
+            run.timer = setTimeout(next, reducedMotion() ? 0 : SOLVE_MS);
+          });
+        };
+        next();
+      });
+    });
+  }
+
+  return { hint, solve, stop };
+}
