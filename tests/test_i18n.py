@@ -199,10 +199,14 @@ def expect_language(page: Page, code: str) -> None:
 @pytest.mark.browser
 class TestPageLanguages:
     @pytest.mark.parametrize("code", LANGUAGES)
-    def test_lang_parameter(self, pages: PageFactory, site_url: str, code: str) -> None:
-        """?lang=xx: lang, title, controls, card names, numbers, a refusal from Python."""
-        page = pages()
-        boot(page, f"{site_url}?deal=617&lang={code}")
+    def test_lang_parameter(self, table: Page, site_url: str, code: str) -> None:
+        """?lang=xx: lang, title, controls, card names, numbers, a refusal from Python.
+
+        Each opened in the running page; the Portuguese notice and the stored language's
+        tests boot at links with ?lang=.
+        """
+        page = table
+        open_in_place(page, f"{site_url}?deal=617&lang={code}")
         expect_language(page, code)
         expect(page).to_have_title(TITLE_617[code])
         jack = page.locator("#board [data-column='1'] [data-card]").last
