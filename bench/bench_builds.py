@@ -20,11 +20,8 @@ from pathlib import Path
 from bench_web import DEAL_CHANGES_SCRIPT, SETTLE_MS, percentile
 from playwright.sync_api import Page, sync_playwright
 
-from build import (  # at the root, on the path since bench_web
-    CHROMIUM_ARGS,
-    chromium_executable,
-    serve,
-)
+from build import CHROMIUM_ARGS, chromium_executable  # at the root, on the path since bench_web
+from site_server import serve
 
 
 def main() -> None:

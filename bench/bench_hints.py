@@ -32,7 +32,8 @@ sys.path.insert(0, str(ROOT))
 from bench_web import percentile  # noqa: E402 - beside this file
 from performance_doc import write_section  # noqa: E402 - beside this file
 
-from build import CHROMIUM_ARGS, DIST, chromium_executable, serve  # noqa: E402 - at the root
+from build import CHROMIUM_ARGS, DIST, chromium_executable  # noqa: E402 - at the root
+from site_server import serve  # noqa: E402 - beside build.py
 
 TARGETS = {"hint_p95_s": 1.5, "change_p95_ms": 50.0}
 IMPOSSIBLE = [11982, 146692, 186216, 455889, 495505, 512118, 517776, 781948]

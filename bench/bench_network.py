@@ -48,17 +48,16 @@ from bench_web import (  # noqa: E402 - bench_web.py lives beside this file
 )
 from performance_doc import DOC, write_section  # noqa: E402 - beside this file
 
-from build import (  # noqa: E402 - build.py lives at the root
-    CHROMIUM_ARGS,
+from build import CHROMIUM_ARGS, chromium_executable  # noqa: E402 - build.py lives at the root
+from helpers import poll  # noqa: E402 - bench_web put tests/ on the path; the CSP allows this wait
+from site_server import (  # noqa: E402 - beside build.py
     NETWORK_NAMES,
     NETWORKS,
     Cdn,
     Link,
     Served,
-    chromium_executable,
     serve,
 )
-from helpers import poll  # noqa: E402 - bench_web put tests/ on the path; the CSP allows this wait
 
 TARGETS = {"cold": 0.75, "bytes": 0.85, "repeat": 0.10}
 """On the 10 Mbit/s profile: app cold ≤ 0.75x bare, bytes ≤ 0.85x bare, repeat ≤ 0.10x cold."""

@@ -43,8 +43,8 @@ from build import (  # noqa: E402 - build.py lives at the root
     DIST,
     PYODIDE,
     chromium_executable,
-    serve,
 )
+from site_server import serve  # noqa: E402 - beside build.py
 
 sys.path.insert(0, str(ROOT / "tests"))
 from helpers import poll  # noqa: E402 - the tests' waits, which the page's CSP allows

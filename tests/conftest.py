@@ -26,7 +26,7 @@ from playwright.sync_api import (
     expect,
 )
 
-from build import CHROMIUM_ARGS, Cdn, chromium_executable, serve
+from build import CHROMIUM_ARGS, chromium_executable
 from helpers import (
     DESKTOP,
     DIST,
@@ -39,6 +39,7 @@ from helpers import (
     origin,
     settle,
 )
+from site_server import Cdn, serve
 
 SUBPATH = "/nested/sub/path/"
 """Where the second server serves dist/: only relative URLs work from there."""

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import BrowserContext, Page, Request, expect
 
-from build import Cdn, seal
+from build import seal
 from conftest import record_requests
 from helpers import (
     BOOT_MS,
@@ -36,6 +36,7 @@ from helpers import (
     poll,
     shown_columns,
 )
+from site_server import Cdn
 
 pytestmark = pytest.mark.browser
 
