@@ -249,13 +249,13 @@ CONTEXT_OPTIONS = frozenset({"is_mobile", "has_touch", "device_scale_factor", "l
 class WarmContexts:
     """Browser contexts kept for the whole session, one per set of CONTEXT_OPTIONS.
 
-    A cold context makes every page a first visit (download, compile, micropip, snapshot: ~3 s);
-    a warm one keeps its HTTP cache, service worker and snapshot, so its later pages resume
-    Python (~1 s). What a test may leave behind goes before the next page opens: the site's
-    localStorage, the context's routes, permissions and offline mode, and any page still open.
-    (A new page has its own sessionStorage.) The pages of one test in one context are tabs
-    that see each other's storage. A test must not add init scripts to a warm
-    context (they cannot be removed): it adds them to its page.
+    A cold context makes every page a first visit (download, compile, micropip, snapshot: about
+    3 s); a warm one keeps its HTTP cache, service worker and snapshot, so its later pages
+    resume Python (1.2-1.5 s). What a test may leave behind goes before its first page opens:
+    the sites' localStorage, the context's routes, permissions and offline mode, and any page
+    still open. (A new page has its own sessionStorage.) The pages of one test in one context
+    are tabs that see each other's storage. A test adds init scripts to its page, never to a
+    warm context (they cannot be removed).
     """
 
     def __init__(self, make_context: ContextFactory, origins: list[str]) -> None:
@@ -268,17 +268,17 @@ class WarmContexts:
     def new_page(self, *, lasting: bool = False, **options: Any) -> Page:
         """Open a blank page; `viewport`, `color_scheme` and `reduced_motion` are the page's.
 
-        A `lasting` page outlives the test: it has a context of its own, which the caller's
-        later tests do not reset, and the caller closes it.
+        A `lasting` page outlives the test (a module's running page): it opens in a context
+        kept for such pages, one caller at a time, which each opening resets and no test's
+        pages touch; the caller closes it.
         """
         context_options = {k: v for k, v in options.items() if k in CONTEXT_OPTIONS}
         page_options = {k: v for k, v in options.items() if k not in CONTEXT_OPTIONS}
         viewport = page_options.pop("viewport", PHONE if options.get("is_mobile") else DESKTOP)
         media = {"color_scheme": "light", "reduced_motion": "no-preference", **page_options}
-        if set(media) - {"color_scheme", "reduced_motion"}:
-            msg = (
-                f"a warm context takes no {sorted(set(media) - {'color_scheme', 'reduced_motion'})}"
-            )
+        unknown = set(media) - {"color_scheme", "reduced_motion"}
+        if unknown:
+            msg = f"a page in a warm context takes no {sorted(unknown)}"
             raise TypeError(msg)
         key = json.dumps({**context_options, "lasting": lasting}, sort_keys=True)
         context = self._contexts.get(key)
