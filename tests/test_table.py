@@ -45,6 +45,16 @@ FITS_JS = """() => {
             cardWidth: cards[0].getBoundingClientRect().width};
 }"""
 
+WATCH_ANIMATIONS_JS = """() => {
+    window.__animated = false;
+    const watch = () => {
+        if (document.getAnimations().length > 0) window.__animated = true;
+        else requestAnimationFrame(watch);
+    };
+    requestAnimationFrame(watch);
+}"""
+"""Set window.__animated once any animation runs in a frame from now on."""
+
 
 def long_cascade() -> tuple[int, list[str]]:
     """Return deal 22 and the first moves of its fc-solve solution that build 17 cards in a row."""
@@ -331,10 +341,15 @@ class TestStatistics:
 
 class TestMotion:
     def test_moves_glide(self, table: Page, site_url: str) -> None:
-        """With motion allowed, a move's card glides (an animation runs)."""
+        """With motion allowed, a move's card glides (an animation runs).
+
+        Watched every frame from before the move: a glide may end before a poll comes.
+        """
         open_in_place(table, link(site_url, 617, []))
+        table.evaluate(WATCH_ANIMATIONS_JS)
         table.locator("[data-card='QH']").dblclick()
-        poll(table, "() => document.getAnimations().length > 0", timeout_ms=5000)
+        expect(table.locator("#board")).to_have_attribute("data-moves", "82")
+        poll(table, "() => window.__animated === true", timeout_ms=5000)
 
     def test_reduced_motion_has_none(self, pages: PageFactory, site_url: str) -> None:
         """Under prefers-reduced-motion nothing animates, and the move is there at once."""
