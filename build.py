@@ -353,12 +353,12 @@ def command_test(pytest_args: list[str]) -> None:
     log("pytest")
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
-    # The tests, the README's examples, and the docstrings of the installed wheel, in two
-    # processes: one runs the browser tests (they keep about 1.7 of the 2 cores busy), the
-    # other everything else meanwhile (see tests/conftest.py; `-n 0` runs them in one).
+    # The tests, the README's examples, and the docstrings of the installed wheel, shared by
+    # two processes (pytest-xdist; each has its own browser): 250-280 s against 285-295 s in
+    # one (docs/performance.md). `-n 0` runs them in one.
     run(
         VENV_PYTHON, "-m", "pytest", "tests", "README.md", "--doctest-glob=README.md",
-        "--pyargs", "freecell", "-n", "2", "--dist", "loadgroup", *pytest_args, env=env,
+        "--pyargs", "freecell", "-n", "2", *pytest_args, env=env,
     )  # fmt: skip
 
 

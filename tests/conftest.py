@@ -61,16 +61,6 @@ NO_FC_SOLVE = (
 )
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Keep the browser tests together under pytest-xdist's `--dist loadgroup`.
-
-    One worker runs them all (one browser, one set of warm contexts), the other the rest.
-    """
-    for item in items:
-        if item.get_closest_marker("browser"):
-            item.add_marker(pytest.mark.xdist_group("browser"))
-
-
 def pytest_configure(config: pytest.Config) -> None:
     """Register this suite's own marker (the `browser` marker is declared in pyproject.toml)."""
     config.addinivalue_line(
