@@ -4,7 +4,9 @@ import io
 import itertools
 import json
 import os
+import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -178,7 +180,7 @@ class TestWithFcSolve:
             env={**os.environ, "FC_SOLVE": fc_solve, "FREECELL_SOLVER_QUIET": "1"},
         )
         assert (result.returncode, result.stderr) == (0, "")
-        assert result.stdout.endswith("solved\n")
+        assert result.stdout.endswith("\n# solved\n")
 
 
 class TestBadInputMessages:
@@ -392,3 +394,141 @@ class TestFuzz:
             assert err.count("\n") == 1
             assert err.startswith("freecell solve: ")
         assert all(len(line) < 250 for line in err.splitlines())
+
+
+def solved_moves(out: str) -> str:
+    """Return the moves of `freecell solve`'s one line, without its label."""
+    _, colon, moves = out.partition(":")
+    assert colon, out
+    return moves.strip()
+
+
+class TestComposition:
+    """What one command prints as a position, the others read; solutions replay directly."""
+
+    SOLUTION = solved_moves(in_process("solve", "617")[1])
+
+    @pytest.mark.parametrize("fmt", freecell.FORMATS)
+    def test_every_format_of_a_deal_is_read_by_solve_and_replay(self, fmt: str) -> None:
+        """`freecell 617 -f FORMAT` into `solve -` solves deal 617, into `replay -` is deal 617."""
+        board = in_process("617", "-f", fmt)[1].encode()
+        status, out, err = in_process("solve", "-", stdin=board)
+        assert (status, err, solved_moves(out)) == (0, "", self.SOLUTION)
+        assert in_process("replay", "-", stdin=board) == in_process("replay", "617")
+
+    def test_solve_into_replay_with_or_without_cut(self) -> None:
+        """`freecell solve 617 | freecell replay 617` wins, as it does through `cut -d: -f2`."""
+        line = in_process("solve", "617")[1].encode()
+        cut = line.split(b":", 1)[1]
+        for text in (line, cut):
+            status, out, err = in_process("replay", "617", stdin=text)
+            assert (status, err, out.splitlines()[-1]) == (0, "", "# solved")
+
+    def test_a_won_replay_is_read_by_solve_and_replay(self) -> None:
+        """The issue's pipeline `solve 617 | cut | replay 617 | solve -` exits 0: nothing to do."""
+        won = shell('"$@" solve 617 | cut -d: -f2 | "$@" replay 617 | "$@" solve -')
+        assert (won.returncode, won.stdout, won.stderr) == (0, b"-: \n", b"")
+        position = in_process("replay", "617", self.SOLUTION)[1].encode()
+        assert in_process("replay", "-", stdin=position)[1] == position.decode()
+
+    def test_a_game_under_way_is_solved_and_replayed_from_its_position(self) -> None:
+        """`replay 617 5a 5b` into `solve -`, and those moves into `replay -`, win the game."""
+        position = in_process("replay", "617", "5a", "5b")[1].encode()
+        status, out, _ = in_process("solve", "-", stdin=position)
+        assert status == 0
+        finished = in_process("replay", "-", *solved_moves(out).split(), stdin=position)
+        assert (finished[0], finished[1].splitlines()[-1]) == (0, "# solved")
+
+    def test_replay_dash_names_the_position_in_its_errors(self) -> None:
+        """An illegal move from a position on stdin names it; a bad position is status 2."""
+        position = in_process("617")[1].encode()
+        status, _, err = in_process("replay", "-", "1h", stdin=position)
+        assert status == 1
+        assert "(the position on standard input, 0 moves played)" in err
+        status, _, err = in_process("replay", "-", stdin=b"7D TD\n")
+        assert (status, err.count("\n")) == (2, 1)
+        assert err.startswith("freecell replay: invalid position on standard input: ")
+
+
+def _default_sigint() -> None:
+    """Let the child take Ctrl-C as a terminal's process group does (a runner may ignore it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+SIGNALLED = {
+    "dealer": ["1..100000000", "-f", "json"],
+    "solve": ["solve", "1..100000"],
+    "solve-jobs": ["solve", "1..100000", "--jobs", "2"],
+    "replay": ["replay", "617"],
+}
+
+
+class TestSignals:
+    """Ctrl-C and SIGTERM end every command: no traceback, whole lines, no process left."""
+
+    @pytest.mark.parametrize(
+        ("command", "signum", "group", "status"),
+        [
+            ("dealer", signal.SIGINT, True, 130),
+            ("dealer", signal.SIGTERM, False, 143),
+            ("solve", signal.SIGINT, True, 130),
+            ("solve", signal.SIGTERM, False, 143),
+            ("solve-jobs", signal.SIGINT, True, 130),
+            ("solve-jobs", signal.SIGTERM, False, 143),
+            ("solve-jobs", signal.SIGTERM, True, 143),
+            ("replay", signal.SIGINT, True, 130),
+            ("replay", signal.SIGTERM, False, 143),
+        ],
+    )
+    def test_a_signal_ends_the_command_cleanly(
+        self, command: str, signum: int, group: bool, status: int
+    ) -> None:
+        """The signal, to the process group (Ctrl-C) or the process, ends it with 128 + signal."""
+        with subprocess.Popen(
+            [*FREECELL, *SIGNALLED[command]],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            preexec_fn=_default_sigint,  # noqa: PLW1509 - no threads run at fork time that matter
+        ) as process:
+            assert process.stdin is not None
+            assert process.stdout is not None
+            if command == "replay":
+                process.stdin.write(b"5a 5b\n")  # and stdin stays open: replay waits for more
+                process.stdin.flush()
+                time.sleep(1)
+            else:
+                first = process.stdout.readline()  # it is under way
+                assert first.endswith(b"\n")
+            if group:
+                os.killpg(process.pid, signum)
+            else:
+                process.send_signal(signum)
+            out, err = process.communicate(timeout=30)
+        assert (process.returncode, err) == (status, b"")
+        assert out == b"" or out.endswith(b"\n")
+        if command == "dealer":
+            assert all(json.loads(line)["number"] for line in out.splitlines())
+        elif command.startswith("solve"):
+            assert all(re.fullmatch(rb"[0-9]+: [0-9a-h ]+", line) for line in out.splitlines())
+        time.sleep(1)  # a worker watches its parent every 0.5 s
+        left = subprocess.run(["pgrep", "-g", str(process.pid)], capture_output=True, check=False)
+        assert left.stdout == b""
+
+    def test_a_killed_worker_is_one_line_and_status_1(self) -> None:
+        """SIGKILL to one worker of `--jobs 2` ends the command with a message, not a hang."""
+        with subprocess.Popen(
+            [*FREECELL, "solve", "1..100000", "--jobs", "2"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        ) as process:
+            assert process.stdout is not None
+            process.stdout.readline()
+            workers = subprocess.run(
+                ["pgrep", "-P", str(process.pid)], capture_output=True, text=True, check=False
+            ).stdout.split()
+            os.kill(int(workers[0]), signal.SIGKILL)
+            _, err = process.communicate(timeout=30)
+        assert process.returncode == 1
+        one_line(err, "freecell solve", "ended unexpectedly (killed, or out of memory?)")

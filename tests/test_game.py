@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from freecell import (
     CASCADES,
+    FORMATS,
     FREECELLS,
     MOVE_PATTERN,
     Game,
@@ -284,6 +285,14 @@ class TestPositionText:
     def test_parse_a_bare_board(self) -> None:
         """A board of 8 lines without headers is a starting position."""
         assert parse_position(format_deal(deal(617))) == Position.from_deal(deal(617))
+
+    @given(st.one_of(st.integers(1, 8_589_934_591), st.sampled_from([-1, -2])))
+    @settings(max_examples=50)
+    def test_every_format_of_every_deal_reads_back(self, number: int) -> None:
+        """A deal printed in any of the command's formats reads back as its starting position."""
+        start = Position.from_deal(deal(number))
+        for fmt in FORMATS:
+            assert parse_position(format_deal(deal(number), fmt)) == start, fmt
 
     @pytest.mark.parametrize(
         ("text", "message"),

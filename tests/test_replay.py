@@ -31,19 +31,19 @@ class TestSolutions:
     def test_fc_solve_output_on_stdin_is_solved(self, number: int) -> None:
         """The whole output of `fc-solve -m -snx` on stdin replays to a win."""
         text = (SOLUTIONS / f"{number}.txt").read_text()
-        assert replay(str(number), stdin=text) == (0, WON + "\nsolved\n", "")
+        assert replay(str(number), stdin=text) == (0, WON + "\n# solved\n", "")
 
     @pytest.mark.parametrize("number", SOLVED_DEALS)
     def test_moves_as_arguments_are_solved(self, number: int) -> None:
         """The same moves given as arguments, some joined by commas, replay to a win."""
         moves = list(move_words((SOLUTIONS / f"{number}.txt").read_text().splitlines()))
         argv = [",".join(moves[k : k + 3]) for k in range(0, len(moves), 3)]
-        assert replay(str(number), *argv) == (0, WON + "\nsolved\n", "")
+        assert replay(str(number), *argv) == (0, WON + "\n# solved\n", "")
 
     def test_sam_output_on_stdin_is_solved(self) -> None:
         """fc-solve's -sam output, with positions and `Move:` lines, replays too."""
         text = (SOLUTIONS / "1-states.txt").read_text()
-        assert replay("1", stdin=text)[0:2] == (0, WON + "\nsolved\n")
+        assert replay("1", stdin=text)[0:2] == (0, WON + "\n# solved\n")
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +70,11 @@ class TestFcSolveHexCounts:
         self, fc_solve_solutions: dict[int, str], number: int
     ) -> None:
         """fc-solve's own solution, just made, replays to a win, hex counts and all."""
-        assert replay(str(number), stdin=fc_solve_solutions[number]) == (0, WON + "\nsolved\n", "")
+        assert replay(str(number), stdin=fc_solve_solutions[number]) == (
+            0,
+            WON + "\n# solved\n",
+            "",
+        )
 
     def test_the_solutions_hold_hex_counts(self, fc_solve_solutions: dict[int, str]) -> None:
         """The deals above still test what they are for: runs of 10, 11 and 12 cards in hex."""

@@ -72,7 +72,7 @@ def wins_through_replay(number: int, moves: Sequence[Move | str]) -> bool:
     """Play the moves through `freecell replay N` and tell whether it says solved."""
     out, err = io.StringIO(), io.StringIO()
     status = replay_main([str(number), *map(str, moves)], io.StringIO(), out, err)
-    return status == 0 and out.getvalue().endswith("\nsolved\n")
+    return status == 0 and out.getvalue().endswith("\n# solved\n")
 
 
 def assert_wins(number: int, moves: Sequence[Move | str], played: Sequence[str] = ()) -> None:
@@ -389,7 +389,7 @@ class TestCommandProcess:
                 [*FREECELL, "replay", "617"], stdin=cut.stdout, capture_output=True, check=False
             )
         assert replayed.returncode == 0
-        assert replayed.stdout.decode().splitlines()[-1] == "solved"
+        assert replayed.stdout.decode().splitlines()[-1] == "# solved"
 
     def test_jobs_keep_the_order_and_stream(self) -> None:
         """With --jobs 2 lines come in order, each as soon as it and those before are known."""

@@ -1,5 +1,7 @@
 """fc-solve's position format read back: :func:`parse_position`.
 
+It reads every board the ``freecell`` command prints, its ``rows`` and ``json`` formats too.
+
 :class:`~freecell._rules.Position` prints itself as ``fc-solve -p -t`` prints a position, with
 each free cell in a 4-character place so gaps show; :func:`parse_position` reads that back
 place by place. fc-solve reads its own output too, but it takes the ``Freecells:`` line as words
@@ -8,6 +10,8 @@ it).
 """
 
 from __future__ import annotations
+
+import json
 
 from freecell._cards import Card, CardError, parse_card
 from freecell._deal import deal  # noqa: F401 - the doctests deal
@@ -49,12 +53,42 @@ def _parse_freecells(rest: str, line: str) -> list[Card | None]:
     return cells + [None] * (4 - len(cells))
 
 
+def _parse_foundations(rest: str, line: str, foundations: list[int]) -> None:
+    """Read the foundations after ``Foundations:`` into ``foundations`` (in any suit order)."""
+    for word in rest.split():
+        suit_text, dash, rank_text = word.partition("-")
+        if not dash or suit_text.upper() not in SUIT_CHARS:
+            msg = f"invalid foundation {word!r} in {line!r}: write e.g. H-5"
+            raise PositionError(msg)
+        foundations[SUIT_CHARS.index(suit_text.upper())] = _parse_rank(rank_text, line)
+
+
+def _json_cascades(text: str) -> list[tuple[Card, ...]]:
+    """Read the cascades of a deal in the ``json`` format (an object with ``columns``)."""
+    try:
+        board = json.loads(text)
+        columns = board["columns"]
+        return [tuple(parse_card(code) for code in column) for column in columns]
+    except (ValueError, KeyError, TypeError, CardError) as error:
+        msg = f"invalid board in JSON: {error} (write one object with 8 columns of card codes)"
+        raise PositionError(msg) from None
+
+
+def _deal_rows(cascades: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
+    """Turn a deal written as its 7 rows (the ``rows`` format) into its 8 cascades."""
+    if len(cascades) == 7 and {len(row) for row in cascades[:-1]} == {8} and len(cascades[-1]) == 4:
+        return [tuple(row[column] for row in cascades if column < len(row)) for column in range(8)]
+    return cascades
+
+
 def parse_position(text: str) -> Position:
     """Parse a position in fc-solve's format, or a bare board of 8 cascade lines.
 
     The ``Foundations:`` and ``Freecells:`` lines are optional, foundations may come in any
-    order, cascade lines may start with ``:``, and tens may be written ``T`` or ``10``. Raises
-    :class:`PositionError` for anything that is not a complete position.
+    order, cascade lines may start with ``:``, tens may be written ``T`` or ``10`` and suits as
+    symbols, and ``#`` starts a comment line. A deal as the command's ``rows`` (7 rows) or
+    ``json`` format prints it is read too. Raises :class:`PositionError` for anything that is
+    not a complete position.
 
     >>> text = str(Position.from_deal(deal(617)).apply("8a"))
     >>> parse_position(text) == Position.from_deal(deal(617)).apply("8a")
@@ -66,22 +100,22 @@ def parse_position(text: str) -> Position:
     """
     foundations = [0, 0, 0, 0]
     freecells: list[Card | None] = [None] * 4
+    if text.lstrip().startswith("{"):
+        return Position(tuple(_json_cascades(text)), tuple(freecells), tuple(foundations))
     cascades: list[tuple[Card, ...]] = []
+    headers = False
     for raw in text.splitlines():
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         head, colon, rest = line.partition(":")
         if colon and head.strip().lower() == "foundations":
-            for word in rest.split():
-                suit_text, dash, rank_text = word.partition("-")
-                if not dash or suit_text.upper() not in SUIT_CHARS:
-                    msg = f"invalid foundation {word!r} in {raw!r}: write e.g. H-5"
-                    raise PositionError(msg)
-                foundations[SUIT_CHARS.index(suit_text.upper())] = _parse_rank(rank_text, raw)
+            _parse_foundations(rest, raw, foundations)
+            headers = True
             continue
         if colon and head.strip().lower() == "freecells":
             freecells = _parse_freecells(raw.partition(":")[2], raw)
+            headers = True
             continue
         if colon and head.strip() == "":
             line = rest
@@ -90,4 +124,6 @@ def parse_position(text: str) -> Position:
         except CardError as error:
             msg = f"invalid cascade {raw!r}: {error}"
             raise PositionError(msg) from None
+    if not headers:
+        cascades = _deal_rows(cascades)
     return Position(tuple(cascades), tuple(freecells), tuple(foundations))

@@ -14,10 +14,14 @@ arguments ends in a traceback:
   quietly with status 0, as other Unix tools do. Any other failure to write it (a full disk,
   a closed descriptor, a character its encoding lacks) is one line on stderr and status 1.
 * A failing stderr is ignored: the exit status still tells.
+* Ctrl-C (SIGINT) and SIGTERM end the command as it unwinds, without a traceback: what it
+  already wrote is flushed, so lines stay whole, and the status is 130 or 143 (128 plus the
+  signal's number, as shells report a command a signal ended).
 
 Exit statuses, for every command, are named here once (``EXIT_*``): 0 done; 1 the command
 failed (replay: an illegal or malformed move) or a stream failed; 2 bad input (the command
-line, or standard input that is not text); 3 is kept for ``freecell solve``'s "unknown".
+line, or standard input that is not text); 3 is kept for ``freecell solve``'s "unknown";
+130 interrupted; 143 terminated.
 
 Every message quotes at most :data:`QUOTE_LIMIT` characters of what the user gave.
 """
@@ -25,8 +29,11 @@ Every message quotes at most :data:`QUOTE_LIMIT` characters of what the user gav
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import IO, Any, BinaryIO, Final, TextIO, cast
 
 from freecell._errors import QUOTE_LIMIT, shorten
@@ -43,6 +50,50 @@ EXIT_BAD_INPUT: Final = 2
 """The command line, or standard input, is not something the command reads."""
 EXIT_UNKNOWN: Final = 3
 """``freecell solve`` found no answer within its limits for a deal."""
+EXIT_INTERRUPTED: Final = 128 + signal.SIGINT
+"""Ctrl-C (SIGINT) ended the command: 130."""
+EXIT_TERMINATED: Final = 128 + signal.SIGTERM
+"""SIGTERM ended the command: 143."""
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived: raised where the command is, so it unwinds as it does on Ctrl-C."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:  # noqa: ARG001 - a signal handler
+    raise Terminated
+
+
+@contextmanager
+def _terminate_by_unwinding() -> Iterator[None]:
+    """Make SIGTERM raise :class:`Terminated` for the duration, in the main thread only.
+
+    Only the main thread can set a handler; a command run elsewhere (a test's thread) keeps
+    the process's own.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _stopped_status(stop: BaseException) -> int:
+    return EXIT_INTERRUPTED if isinstance(stop, KeyboardInterrupt) else EXIT_TERMINATED
+
+
+def quiet_worker() -> None:
+    """Let a worker process of a command end by its parent's word alone, without a traceback.
+
+    A worker forked from a command inherits its SIGTERM handler, and Ctrl-C reaches the whole
+    process group: the worker ignores SIGINT (its parent unwinds and ends it) and dies on
+    SIGTERM as processes do by default.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 MAX_LINE: Final = 1 << 20
@@ -167,10 +218,33 @@ class _Input:
             return False
 
 
+_STOP_SIGNALS: Final = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM back until the block ends (main thread only).
+
+    A signal that interrupts a write can leave half a line out: Python drops the rest of a
+    large write when a signal handler raises. Held back, the signal comes right after.
+    """
+    mask = getattr(signal, "pthread_sigmask", None)  # Pyodide and Windows have none
+    if mask is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = mask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, previous)
+
+
 class _Output:
     """Standard output for a command: a write that fails raises :class:`_Fault`.
 
-    A reader that went away is a quiet exit (status 0); any other failure is status 1.
+    A reader that went away is a quiet exit (status 0); any other failure is status 1. A write
+    goes out whole before Ctrl-C or SIGTERM is handled (a reader that stops reading holds the
+    command until it reads again or exits).
     """
 
     def __init__(self, target: TextIO | None, discard: bool) -> None:
@@ -190,7 +264,8 @@ class _Output:
         if self._target is None:
             raise self._fail(None)
         try:
-            return self._target.write(text)
+            with _signals_held():
+                return self._target.write(text)
         except (OSError, ValueError) as error:
             raise self._fail(error) from None
 
@@ -204,7 +279,8 @@ class _Output:
         if self._target is None:
             return
         try:
-            self._target.flush()
+            with _signals_held():
+                self._target.flush()
         except (OSError, ValueError) as error:
             raise self._fail(error) from None
 
@@ -298,18 +374,24 @@ def run_command(
     errors = _Errors(sys.stderr if stderr is None else stderr, discard=stderr is None)
     output = _Output(sys.stdout if stdout is None else stdout, discard=stdout is None)
     try:
-        fault = _argument_fault(argv)
-        if fault is not None:
-            raise fault
-        status = command(
-            list(argv),
-            cast(TextIO, _Input(source, encoding)),
-            cast(TextIO, output),
-            cast(TextIO, errors),
-        )
-        output.flush()
+        with _terminate_by_unwinding():
+            try:
+                fault = _argument_fault(argv)
+                if fault is not None:
+                    raise fault
+                status = command(
+                    list(argv),
+                    cast(TextIO, _Input(source, encoding)),
+                    cast(TextIO, output),
+                    cast(TextIO, errors),
+                )
+            except (KeyboardInterrupt, Terminated) as stop:
+                status = _stopped_status(stop)
+            output.flush()  # on a signal too: the lines written so far stay whole
     except _Fault as error:
         if error.message is not None:
             errors.write(f"{prog}: {error.message}\n")
         return error.status
+    except (KeyboardInterrupt, Terminated) as stop:  # a second signal, during the flush
+        return _stopped_status(stop)
     return status

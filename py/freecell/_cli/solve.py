@@ -19,17 +19,21 @@ import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence, Sized
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final, TextIO
+from typing import Final, TextIO
 
-from freecell._cli.guard import EXIT_BAD_INPUT, EXIT_OK, EXIT_UNKNOWN, quoted
+from freecell._cli.guard import (
+    EXIT_BAD_INPUT,
+    EXIT_FAILURE,
+    EXIT_OK,
+    EXIT_UNKNOWN,
+    quiet_worker,
+    quoted,
+)
 from freecell._cli.options import Answered, Parser, UsageError
 from freecell._deal import VALID_DEALS_TEXT, DealNumberError, deal, parse_deal_spec
 from freecell._fcs import parse_position
 from freecell._rules import PositionError
 from freecell._solver import DEFAULT_MAX_STATES, Solution, Solver
-
-if TYPE_CHECKING:
-    from multiprocessing.pool import AsyncResult
 
 _PROG: Final = "freecell solve"
 _FORMATS: Final = ("text", "json")
@@ -121,6 +125,13 @@ def _parser() -> Parser:
     return parser
 
 
+class WorkerDiedError(Exception):
+    """A worker process ended in the middle of its work: killed from outside, or out of memory."""
+
+    def __str__(self) -> str:
+        return "a worker process ended unexpectedly (killed, or out of memory?)"
+
+
 @dataclass(frozen=True, slots=True)
 class _Task:
     """One deal to solve: a deal number or a position's text, and the budget."""
@@ -135,6 +146,12 @@ def _solve(task: _Task) -> Solution:
     """Solve one task (in this process or a worker)."""
     start = deal(task.number) if task.number is not None else parse_position(task.text)
     return Solver(start, max_states=task.max_states, max_seconds=task.timeout).run()
+
+
+def _start_worker() -> None:
+    """Set up a worker process: signals end it quietly, and so does its parent's death."""
+    quiet_worker()
+    _watch_parent()
 
 
 def _watch_parent() -> None:
@@ -153,23 +170,39 @@ def _results(tasks: Iterator[_Task], jobs: int) -> Iterator[tuple[_Task, Solutio
     """Yield each task with its solution, in order, solving up to ``jobs`` at once.
 
     Several jobs run in worker processes, with a few deals handed out ahead of the one printed
-    next; leaving early (a closed pipe) ends the workers at once.
+    next. However the generator ends (done, a closed pipe, Ctrl-C), the workers end at once.
+    Raises :class:`WorkerDiedError` if a worker process is killed from outside.
     """
     if jobs == 1:
         for task in tasks:
             yield task, _solve(task)
         return
-    import multiprocessing  # noqa: PLC0415 - only several jobs need it (and Pyodide has none)
+    # Only several jobs need these (and Pyodide has no processes).
+    import multiprocessing  # noqa: PLC0415
+    from concurrent.futures import Future, ProcessPoolExecutor  # noqa: PLC0415
+    from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415
 
-    with multiprocessing.Pool(jobs, initializer=_watch_parent) as pool:  # exit: terminate()
-        pending: deque[tuple[_Task, AsyncResult[Solution]]] = deque()
+    executor = ProcessPoolExecutor(jobs, initializer=_start_worker)
+    try:
+        pending: deque[tuple[_Task, Future[Solution]]] = deque()
         while True:
             while len(pending) < jobs * _AHEAD and (queued := next(tasks, None)) is not None:
-                pending.append((queued, pool.apply_async(_solve, (queued,))))
+                pending.append((queued, executor.submit(_solve, queued)))
             if not pending:
                 return
-            task, result = pending.popleft()
-            yield task, result.get()
+            task, future = pending.popleft()
+            try:
+                solution = future.result()
+            except BrokenProcessPool:
+                raise WorkerDiedError from None
+            yield task, solution
+    finally:
+        # Killed, not asked: a worker in the middle of a deal would finish it first, and the
+        # executor's queues survive a killed worker (multiprocessing.Pool's do not).
+        executor.shutdown(wait=False, cancel_futures=True)
+        for worker in multiprocessing.active_children():
+            worker.kill()
+        executor.shutdown(wait=True)
 
 
 def _line(task: _Task, solution: Solution, fmt: str) -> str:
@@ -253,9 +286,13 @@ def solve_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextI
     # A reader that goes away (`freecell solve 1..1000 | head`) ends the command quietly, in
     # the guard around it (freecell._cli.guard.run_command).
     status = EXIT_OK
-    for task, solution in _results(tasks, jobs):
-        stdout.write(_line(task, solution, args.format) + "\n")
-        stdout.flush()
-        if solution.result == "unknown":
-            status = EXIT_UNKNOWN
+    try:
+        for task, solution in _results(tasks, jobs):
+            stdout.write(_line(task, solution, args.format) + "\n")
+            stdout.flush()
+            if solution.result == "unknown":
+                status = EXIT_UNKNOWN
+    except WorkerDiedError as error:
+        stderr.write(f"{_PROG}: {error}\n")
+        return EXIT_FAILURE
     return status
