@@ -12,6 +12,8 @@ from freecell import (
     MOVE_PATTERN,
     SPECIAL_DEALS,
 )
+from freecell._cards import card_is_red
+from freecell._names import CARD_CODES
 from helpers import WEB, js_object
 
 RULES = js_object(WEB / "app" / "rules.js")
@@ -36,9 +38,18 @@ class TestRules:
         assert tuple(RULES["special_deals"]) == SPECIAL_DEALS
         assert range(1, RULES["random_deals"] + 1) == MICROSOFT_DEALS
 
+    def test_cards(self) -> None:
+        """The page's ranks, suits and red suits make the library's card codes and colours."""
+        codes = [rank + suit for rank in RULES["ranks"] for suit in RULES["suits"]]
+        assert codes == list(CARD_CODES)
+        red = [code[1] in RULES["red_suits"] for code in codes]
+        assert red == [card_is_red(card) for card in range(52)]
+
     def test_no_other_module_spells_them(self) -> None:
         """No other page module writes a place list, the move syntax or the deal range again."""
-        spelled = re.compile(r"12345678|\"abcd\"|'abcd'|8589934591|\[1-8a-d\]|1_?000_?000")
+        spelled = re.compile(
+            r"12345678|\"abcd\"|'abcd'|8589934591|\[1-8a-d\]|1_?000_?000|A23456789TJQK|\"CDHS\""
+        )
         offenders = [
             path.name
             for path in sorted((WEB / "app").glob("*.js"))

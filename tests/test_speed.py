@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import nullcontext
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, Request, expect
@@ -25,6 +26,7 @@ from playwright.sync_api import BrowserContext, Page, Request, expect
 from build import seal
 from conftest import record_requests
 from helpers import (
+    BOARD_JS,
     BOOT_MS,
     DIST,
     ContextFactory,
@@ -88,6 +90,49 @@ new MutationObserver(() => {
   }
 }).observe(document, { childList: true, subtree: true, attributes: true });
 """
+FIRST_BOARD_SCRIPT = f"""
+window.__columns = {BOARD_JS};
+new MutationObserver(() => {{
+  const columns = window.__columns();
+  if (window.__first === undefined && columns.some((column) => column.length)) {{
+    window.__first = columns;
+  }}
+}}).observe(document, {{ childList: true, subtree: true }});
+"""
+
+
+def swap_the_first_cascades(reply: dict[str, Any]) -> None:
+    """Swap cascades 1 and 2: the 52 cards, each once, in another deal's order."""
+    cascades = reply["game"]["cascades"]
+    cascades[0], cascades[1] = cascades[1], cascades[0]
+
+
+def put_an_unknown_card(reply: dict[str, Any]) -> None:
+    """Write a card code no deck has."""
+    reply["game"]["cascades"][0][0] = "ZZ"
+
+
+def duplicate_a_card(reply: dict[str, Any]) -> None:
+    """Put one card in two places (and lose another)."""
+    cascade = reply["game"]["cascades"][0]
+    cascade[0] = cascade[1]
+
+
+def deal_five_thousand_cards(reply: dict[str, Any]) -> None:
+    """Fill a cascade with 5,000 cards."""
+    reply["game"]["cascades"][0] = ["AS"] * 5000
+
+
+def claim_a_move(reply: dict[str, Any]) -> None:
+    """Claim a move the address does not ask for (the cards as after it)."""
+    reply["game"] = engine_after(617, ["8a"])
+
+
+def misname_a_face(reply: dict[str, Any]) -> None:
+    """Give the ace of spades a king's face."""
+    reply["faces"]["AS"]["rank_index"] = 12
+
+
 PROGRESS = re.compile(r"^Downloading Python… (\d+)% \((\d+\.\d) of (\d+\.\d) MB\)$")
 
 
@@ -240,6 +285,49 @@ class TestAppShell:
             html = page.locator("html")
             expect(html).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
             assert_board(page, 617)
+
+    def test_a_tampered_remembered_reply_gives_way_to_python(
+        self, returning: BrowserContext, site_url: str
+    ) -> None:
+        """A remembered reply that is not Python's is refused, or replaced once Python answers.
+
+        A reply with known, distinct cards in another order (two cascades swapped) cannot be
+        told from the deal's without Python: it is shown first, then Python's board replaces it
+        (and Hint answers for that board). Every other tampered reply is refused before it is
+        shown. One visit, then a reload for each tampered reply.
+        """
+        tampers = [
+            (swap_the_first_cascades, True),
+            (put_an_unknown_card, False),
+            (duplicate_a_card, False),
+            (deal_five_thousand_cards, False),
+            (claim_a_move, False),
+            (misname_a_face, False),
+        ]
+        page = returning.new_page()
+        page.add_init_script(FIRST_BOARD_SCRIPT)
+        visit_with_snapshot(page, f"{site_url}?deal=617")
+        python_says = page.evaluate("() => localStorage.getItem('freecell.openings')")
+        for tamper, shown_first in tampers:
+            entries = json.loads(python_says)
+            tamper(entries[0]["reply"])
+            page.evaluate(
+                "(value) => localStorage.setItem('freecell.openings', value)", json.dumps(entries)
+            )
+            page.reload()
+            expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+            poll(
+                page,
+                "(expected) => JSON.stringify(window.__columns()) === JSON.stringify(expected)",
+                columns_of(617),
+            )
+            page.wait_for_timeout(200)  # and it stays
+            assert_board(page, 617)
+            first = page.evaluate("window.__first")
+            assert (first != columns_of(617)) is shown_first, (tamper.__name__, first)
+            if shown_first:
+                page.locator("[data-action=hint]").click()
+                expect(page.locator("#board")).to_have_attribute("data-solvable", "yes")
 
     def test_a_new_build_is_offered_then_taken_by_every_tab(
         self, make_context: ContextFactory, cdn_site: tuple[str, Path, Cdn]

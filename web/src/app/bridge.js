@@ -1,43 +1,10 @@
 // The page's side of the worker protocol (see worker.js): start, request, restart; and the
 // service worker: registering it, and a new build of the site (see ../sw.js).
 import { manifest, serviceWorkers, takeWorker } from "./boot.js";
-import { local } from "./storage.js";
+import { rememberedOpening, rememberOpening } from "./openings.js";
 
 const BOOT_TIMEOUT_MS = 120_000; // loadPyodide may never settle if WebAssembly cannot start
 const UPDATE_CHECK_MS = 60 * 60 * 1000; // a page left open asks for a new build hourly at most
-
-// The replies to the pages' opening requests (the game their address names), remembered for
-// the next visit of the same build: that visit shows its board at once, from the reply, while
-// Python starts and opens the same game (the same build answers the same request the same
-// way). The last few, in localStorage.
-const OPENINGS_KEY = "freecell.openings";
-const OPENINGS_KEPT = 4;
-
-function openings() {
-  const kept = local.readJson(OPENINGS_KEY, []);
-  return Array.isArray(kept) ? kept : []; // not ours otherwise
-}
-
-function rememberOpening(build, key, reply) {
-  const kept = openings().filter((entry) => entry?.build === build && entry.key !== key);
-  // Full or off: the next visit waits for Python.
-  local.writeJson(OPENINGS_KEY, [{ build, key, reply }, ...kept].slice(0, OPENINGS_KEPT));
-}
-
-/** A remembered reply to the request, of this build, or null (also if it is not one). */
-function rememberedOpening(build, key) {
-  const reply = openings().find((entry) => entry?.build === build && entry.key === key)?.reply;
-  const game = reply?.game;
-  const shaped =
-    reply?.ok === true &&
-    Array.isArray(game?.cascades) &&
-    game.cascades.length === 8 &&
-    game.cascades.every(Array.isArray) &&
-    Array.isArray(game.freecells) &&
-    Array.isArray(game.foundations) &&
-    Array.isArray(game.moves);
-  return shaped ? reply : null;
-}
 
 let registered = false;
 
@@ -148,31 +115,32 @@ export class PythonBridge {
     this.hooks.onFailed(message);
   }
 
-  /**
-   * Send a request; resolves with freecell._web's reply once Python has answered. With
-   * `opening`, the page's opening request: a reply remembered from an earlier visit of this
-   * build resolves it at once (Python still gets the request, and its reply is remembered).
-   */
-  request(request, { opening = false } = {}) {
+  /** Send a request; resolves with freecell._web's reply once Python has answered. */
+  request(request) {
     const id = this.nextId++;
-    const reply = new Promise((resolve) => {
+    return new Promise((resolve) => {
       this.waiting.set(id, { resolve, request });
       this.worker?.postMessage({ id, ...request });
     });
-    return opening ? this.opening(request, reply) : reply;
   }
 
-  async opening(request, reply) {
+  /**
+   * Send the page's opening request (see openings.js); resolves with {early, answer}: `answer`
+   * resolves with Python's reply (remembered for the next visit of this build), `early` is a
+   * reply remembered from an earlier visit of this build, checked, or null.
+   */
+  async opening(request) {
+    const answer = this.request(request);
     let build;
     try {
       ({ build } = await manifest());
     } catch {
-      return reply; // no manifest: the worker fails and says why
+      return { early: null, answer }; // no manifest: the worker fails and says why
     }
     const key = JSON.stringify(request);
-    reply.then((answer) => {
-      if (answer.ok) rememberOpening(build, key, answer);
+    answer.then((reply) => {
+      if (reply.ok) rememberOpening(build, key, reply);
     });
-    return rememberedOpening(build, key) ?? reply;
+    return { early: rememberedOpening(build, key, request), answer };
   }
 }

@@ -30,7 +30,7 @@ export function storedAuto() {
 export function createPlay({ state, bridge, view, messages, stats }) {
   // Any action of the player stops Solve.
   const { enqueue, player } = createQueue(() => solving.stop());
-  const call = (op, args = {}, options = {}) => bridge.request({ op, args }, options);
+  const call = (op, args = {}) => bridge.request({ op, args });
   const said = (made) => saidMove(made, state.faces);
 
   /** The game changed: record it, keep its history for a reload, count it. */
@@ -57,10 +57,27 @@ export function createPlay({ state, bridge, view, messages, stats }) {
 
   /**
    * Open a game (freecell._web.Session.new_game's arguments) and record it in the history.
-   * `opening`: the game the page's address names (see bridge.js).
+   * `opening`: the game the page's address names, shown at once from a reply remembered from
+   * the last visit (openings.js) if there is one; Python's own reply replaces it if the two
+   * differ, before any later reply can arrive.
    */
   async function openGame(args, historyMode, opening = false) {
-    const reply = await call("new_game", { ...args, faces: !state.faces }, { opening });
+    const request = { op: "new_game", args: { ...args, faces: !state.faces } };
+    if (!opening) return showOpened(await bridge.request(request), historyMode);
+    const { early, answer } = await bridge.opening(request);
+    if (early) {
+      answer.then((reply) => {
+        if (state.game === early.game && JSON.stringify(reply) !== JSON.stringify(early)) {
+          showOpened(reply, "replace");
+        }
+      });
+      return showOpened(early, historyMode);
+    }
+    return showOpened(await answer, historyMode);
+  }
+
+  /** Show a game Python opened (new_game's reply); false if it refused. */
+  function showOpened(reply, historyMode) {
     if (reply.faces) state.faces = reply.faces;
     if (!reply.ok) {
       messages.say(saidRefusal(reply, state));

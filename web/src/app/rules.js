@@ -1,5 +1,6 @@
 // The facts of the game that the page needs, each as freecell (Python) defines it: the places
-// of the notation, a move's syntax, the deal numbers. tests/test_rules.py checks every value
+// of the notation, a move's syntax, the deal numbers, the cards' ranks and suits (a card's code
+// is its rank then its suit) and the red suits. tests/test_rules.py checks every value
 // against the library's own constants; keep this a plain JSON object for that.
 export default {
   "cascades": "12345678",
@@ -9,5 +10,8 @@ export default {
   "min_deal": 1,
   "max_deal": 8589934591,
   "special_deals": [-1, -2],
-  "random_deals": 1000000
+  "random_deals": 1000000,
+  "ranks": "A23456789TJQK",
+  "suits": "CDHS",
+  "red_suits": "DH"
 };
