@@ -13,6 +13,7 @@ every `impossible` confirmed by fc-solve's complete scan.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import io
 import json
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import dask
+import psutil  # type: ignore[import-untyped]
 import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.compute as pc  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
@@ -150,12 +152,19 @@ def wait_for(condition: Any, process: subprocess.Popen[str] | None = None) -> No
 
 
 def group_ends(pgid: int) -> bool:
-    """Wait until no process of a process group is left; tell whether that happened in time."""
+    """Wait until no process of a process group runs; tell whether that happened in time.
+
+    A process that has ended but is not yet reaped (a zombie) no longer runs: Python's
+    resource tracker ends after the command, its parent, and waits a moment for init.
+    """
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
-        try:
-            os.killpg(pgid, 0)
-        except ProcessLookupError:
+        running = []
+        for process in psutil.process_iter(["status"]):
+            with contextlib.suppress(psutil.Error, ProcessLookupError):
+                if os.getpgid(process.pid) == pgid and process.status() != psutil.STATUS_ZOMBIE:
+                    running.append(process)
+        if not running:
             return True
         time.sleep(0.05)
     return False

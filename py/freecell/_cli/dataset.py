@@ -129,7 +129,7 @@ class ChunkFile:
     stamp: Stamp
 
 
-def _read_file(path: Path, chunk: Interval) -> ChunkFile:
+def read_chunk_file(path: Path, chunk: Interval) -> ChunkFile:
     """Read a file's metadata; raise FolderError if it is not one of ours."""
     try:
         raw = pq.read_schema(path).metadata or {}
@@ -155,7 +155,7 @@ def scan(folder: Path) -> dict[Interval, ChunkFile]:
         if match is None:
             continue
         chunk = (int(match[1]), int(match[2]))
-        files[chunk] = _read_file(path, chunk)
+        files[chunk] = read_chunk_file(path, chunk)
     return files
 
 
