@@ -231,6 +231,25 @@ class TestPageLanguages:
         expect(page.get_by_role("alert")).to_contain_text("2h")
         expect(page.locator("#board")).to_have_attribute("data-moves", "5a")
 
+    @pytest.mark.parametrize("code", LANGUAGES)
+    def test_cards_keep_their_capitals_after_a_colon(
+        self, table: Page, site_url: str, code: str
+    ) -> None:
+        """A reason after a colon starts in lower case, unless it starts with a card: Q♥, 10♦."""
+        page = table
+        alert = page.get_by_role("alert")
+        links = [("deal=617&moves=8a,a8", ["8a"], "Q♥"), ("deal=14&moves=6h", [], "10♦")]
+        for link, played, card in links:
+            open_in_place(page, f"{site_url}?{link}&lang={code}", played)
+            expect(alert).to_contain_text(card)
+            assert "q♥" not in alert.inner_text()
+            assert query(page)["lang"] == [code]  # the link, corrected, keeps its language
+        if code == "en":
+            open_in_place(page, f"{site_url}?deal=617&moves=a1&lang=en", [])
+            expect(alert).to_have_text(
+                "The link's move 1, “a1”, was not played: free cell A is empty."
+            )
+
     def test_bad_deal_number_in_russian(self, table: Page, site_url: str) -> None:
         """A bad deal number is refused in Russian, with the valid range in plain digits."""
         page = table

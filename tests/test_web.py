@@ -266,6 +266,29 @@ class TestNavigation:
         app.locator("[data-action=prev]").click()
         assert_shows(app, 616)
 
+    @pytest.mark.parametrize(
+        ("number", "action", "said"),
+        [
+            (MAX_DEAL, "next", f"{MAX_DEAL} is the last deal: there is none after it."),
+            (-2, "prev", "-2 is the first deal: there is none before it."),
+        ],
+    )
+    def test_the_ends_of_the_deals(
+        self, app: Page, site_url: str, number: int, action: str, said: str
+    ) -> None:
+        """At the last deal Next is off, at -2 Prev: the page says why; the key keeps the game."""
+        open_in_place(app, f"{site_url}?deal={number}&moves=1a")
+        other = "prev" if action == "next" else "next"
+        expect(app.locator(f"[data-action={action}]")).to_be_disabled()
+        expect(app.locator(f"[data-action={other}]")).to_be_enabled()
+        expect(app.locator("#message")).to_have_text(said)
+        app.locator("#message").evaluate("(line) => { line.textContent = ''; }")
+        blur(app)
+        app.keyboard.press(action[0])  # N or P
+        expect(app.locator("#message")).to_have_text(said)
+        expect(app.locator("#board")).to_have_attribute("data-moves", "1a")
+        assert deal_params(app) == [str(number)]
+
     def test_random_button(self, app: Page) -> None:
         """Random shows some valid deal, exactly, and puts it in the URL."""
         show(app, 617)

@@ -236,12 +236,17 @@ class Session:
         and ``redo_auto``): which of the moves were automatic, and the moves waiting to be
         redone; it is used if it fits the moves, and ignored otherwise. The reply holds the
         deal's ``number`` and fc-solve ``text``, the ``"game"``, and, unless ``faces`` is false
-        (a caller that has them already), every card's face in ``"faces"``. A refused deal
-        number leaves the session's game as it was.
+        (a caller that has them already), every card's face in ``"faces"``, and the deals
+        Prev and Next open, ``"previous"`` and ``"next"``: ``None`` at either end of the order
+        (-2, -1, 1, 2, ... 8589934591). A refused deal number leaves the session's game as it
+        was.
 
         >>> reply = json.loads(Session().new_game("617", "", 1))
         >>> reply["number"], reply["game"]["cascades"][0][:2], reply["faces"]["TD"]["rank"]
         (618, ['8C', '2D'], '10')
+        >>> last = json.loads(Session().new_game("8589934591"))
+        >>> last["previous"], last["next"]
+        (8589934590, None)
         """
         try:
             number = parse_deal_number(str(text))
@@ -271,7 +276,15 @@ class Session:
             extra["notice"] = message(extra["notice_code"], extra["notice_params"])
         if faces:
             extra["faces"] = _FACES
-        return self._reply(game, number=number, text=format_deal(deal(number)), **extra)
+        previous, following = (_stepped(number, by) for by in (-1, 1))
+        return self._reply(
+            game,
+            number=number,
+            text=format_deal(deal(number)),
+            previous=None if previous == number else previous,
+            next=None if following == number else following,
+            **extra,
+        )
 
     @_with_game
     def play(  # noqa: PLR0917 - the worker passes the page's arguments by position

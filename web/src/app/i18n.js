@@ -150,14 +150,23 @@ export function suitName(index) {
   return list("card.suits")[index];
 }
 
+/**
+ * A sentence that follows a colon, in every language: it starts in lower case if its first
+ * word is an ordinary capitalised word ("Free cell A is empty" becomes "free cell A is
+ * empty"); a card ("Q♥", "10♦"), a quotation or a word in capitals stays as it is.
+ */
+function afterColon(sentence) {
+  if (!/^\p{Lu}\p{Ll}*(?![\p{L}\p{N}\p{S}])/u.test(sentence)) return sentence;
+  return sentence.charAt(0).toLocaleLowerCase(LANGUAGES[code].tag) + sentence.slice(1);
+}
+
 function errorParams(errorCode, params, faces) {
   const out = {};
   for (const [name, value] of Object.entries(params ?? {})) {
     if (name === "reason") {
       const reason = describe(value, faces);
       if (reason === null) return null;
-      // it follows a colon: "… was not played: illegal move …"
-      out.reason = reason.charAt(0).toLocaleLowerCase(LANGUAGES[code].tag) + reason.slice(1);
+      out.reason = afterColon(reason); // "… was not played: illegal move …"
     } else if (CARD_PARAMS.has(name)) out[name] = labelOf(value, faces);
     else if (name === "cards" && Array.isArray(value)) {
       out[name] = value.map((code) => labelOf(code, faces)).join(" ");

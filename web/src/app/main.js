@@ -30,6 +30,8 @@ const dom = {
   win: $("#win"),
   winText: $("#win-text"),
   playNext: $("[data-action=play-next]"),
+  prev: $("[data-action=prev]"),
+  next: $("[data-action=next]"),
   undo: $("[data-action=undo]"),
   hint: $("[data-action=hint]"),
   solve: $("[data-action=solve]"),

@@ -59,6 +59,8 @@ function isWhole(reply, args) {
   if (reply.number !== number || game?.deal !== number || typeof reply.text !== "string") {
     return false;
   }
+  const isDeal = (value) => value === null || Number.isSafeInteger(value);
+  if (!isDeal(reply.previous) || !isDeal(reply.next)) return false;
   return (
     claimsTheMoves(game, reply, args.moves) &&
     hasTheCards(game) &&

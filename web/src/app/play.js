@@ -85,12 +85,15 @@ export function createPlay({ state, bridge, view, messages, stats }) {
       return false;
     }
     state.deal = reply.number;
+    state.neighbours = { previous: reply.previous, next: reply.next };
     record(reply.game);
     stats.opened(state.game);
     const notice = { code: reply.notice_code, params: reply.notice_params };
     const before = stats.deal(state.deal);
+    const end = [-1, 1].find((by) => neighbour(by) === null);
     if (reply.notice) messages.say(() => fromPython(reply.notice, notice, state.faces));
     else if (before) messages.say(() => t("stats.won-before", { count: before.fewest }));
+    else if (end) messages.say(() => endOfDeals(end));
     else messages.say("");
     // A link whose moves were cut short is corrected to the moves that were played.
     const mode = historyMode === "none" && reply.notice ? "replace" : historyMode;
@@ -106,13 +109,27 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     });
   }
 
-  /** Open the deal `by` places from the one shown (deal 1 when no deal was shown yet). */
+  /** The deal Prev (`by` -1) or Next (1) opens; null at that end of the deals. */
+  function neighbour(by) {
+    return by < 0 ? state.neighbours.previous : state.neighbours.next;
+  }
+
+  /** Why Prev (`by` -1) or Next (1) opens nothing: the deal shown is the first or the last. */
+  function endOfDeals(by) {
+    const params = { number: String(state.deal) };
+    return by < 0 ? t("deal.first", params) : t("deal.last", params);
+  }
+
+  /**
+   * Open the deal `by` places from the one shown (deal 1 when no deal was shown yet); at an end
+   * of the deals, say so and keep the game.
+   */
   function step(by) {
-    return enqueue(() =>
-      state.deal === null
-        ? openGame({ text: "1" }, "push")
-        : openGame({ text: String(state.deal), step: by }, "push"),
-    );
+    return enqueue(() => {
+      if (state.deal === null) return openGame({ text: "1" }, "push");
+      if (neighbour(by) === null) return messages.note(() => endOfDeals(by));
+      return openGame({ text: String(state.deal), step: by }, "push");
+    });
   }
 
   /** Open what the URL names (a random deal when it names none). */

@@ -9,6 +9,8 @@ export function createState() {
   return {
     deal: null, // the number of the deal on the board, null before the first one
     asked: "", // the text of the deal the player last asked for (typed, or a link's)
+    // the deals Prev and Next open, from Python; null at an end of the deals (or none shown)
+    neighbours: { previous: null, next: null },
     game: null, // the game as Python last reported it (freecell.Game.snapshot)
     faces: null, // card code -> face, from Python once: {rank, suit, red, rank_index, suit_index}
     selection: null, // {place, card}: the picked-up card(s), waiting for a target

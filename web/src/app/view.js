@@ -62,6 +62,9 @@ export function createView(dom) {
         ? t("page.title")
         : t("page.title-deal", { number: String(state.deal) });
     renderField(state);
+    // At an end of the deals its button is off (the keys say why: play.js).
+    dom.prev.disabled = state.deal !== null && state.neighbours.previous === null;
+    dom.next.disabled = state.deal !== null && state.neighbours.next === null;
     if (!state.game || !state.faces) return;
     renderTable(dom.table, state, state.game, { glide });
     renderCounts(state.game);

@@ -111,6 +111,8 @@ export default {
     "other": "You won deal #{deal} in {count} moves!"
   },
   "link.many-deals": "The link names more than one deal: give one deal number, {min} to {max}, or -1 or -2.",
+  "deal.first": "{number} is the first deal: there is none before it.",
+  "deal.last": "{number} is the last deal: there is none after it.",
   "pick.foundation": "Cards never leave the foundations.",
   "pick.empty-cascade": "There is no card in cascade {cascade} to move.",
   "pick.empty-freecell": "There is no card in free cell {cell} to move.",

@@ -107,6 +107,8 @@ export default {
     "other": "¡Has ganado la partida n.º {deal} en {count} movimientos!"
   },
   "link.many-deals": "El enlace nombra más de una partida: indica un solo número, de {min} a {max}, o -1 o -2.",
+  "deal.first": "{number} es la primera partida: no hay ninguna antes.",
+  "deal.last": "{number} es la última partida: no hay ninguna después.",
   "pick.foundation": "Las cartas nunca salen de las fundaciones.",
   "pick.empty-cascade": "No hay ninguna carta en la columna {cascade} para mover.",
   "pick.empty-freecell": "No hay ninguna carta en la celda libre {cell} para mover.",

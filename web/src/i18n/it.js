@@ -107,6 +107,8 @@ export default {
     "other": "Hai vinto la partita n. {deal} in {count} mosse!"
   },
   "link.many-deals": "Il link indica più di una partita: indica un solo numero, da {min} a {max}, oppure -1 o -2.",
+  "deal.first": "{number} è la prima partita: non ce n'è nessuna prima.",
+  "deal.last": "{number} è l'ultima partita: non ce n'è nessuna dopo.",
   "pick.foundation": "Le carte non lasciano mai le fondazioni.",
   "pick.empty-cascade": "Nella colonna {cascade} non c'è nessuna carta da spostare.",
   "pick.empty-freecell": "Nella cella libera {cell} non c'è nessuna carta da spostare.",

@@ -107,6 +107,8 @@ export default {
     "other": "Você venceu o jogo nº {deal} em {count} jogadas!"
   },
   "link.many-deals": "O link indica mais de um jogo: informe um só número, de {min} a {max}, ou -1 ou -2.",
+  "deal.first": "{number} é o primeiro jogo: não há nenhum antes dele.",
+  "deal.last": "{number} é o último jogo: não há nenhum depois dele.",
   "pick.foundation": "As cartas nunca saem das fundações.",
   "pick.empty-cascade": "Não há carta na coluna {cascade} para mover.",
   "pick.empty-freecell": "Não há carta na célula livre {cell} para mover.",

@@ -105,6 +105,8 @@ export default {
     "other": "你用 {count} 步贏了第 {deal} 局！"
   },
   "link.many-deals": "連結裡有不只一個牌局：請只給一個編號，{min} 到 {max}，或 -1、-2。",
+  "deal.first": "{number} 是第一局：前面沒有牌局了。",
+  "deal.last": "{number} 是最後一局：後面沒有牌局了。",
   "pick.foundation": "牌一旦進了收牌區就不能再拿出來。",
   "pick.empty-cascade": "第 {cascade} 疊沒有可以移動的牌。",
   "pick.empty-freecell": "空當 {cell} 沒有可以移動的牌。",
