@@ -51,6 +51,18 @@ from freecell._cli.guard import quoted
 
 ROOT = Path(__file__).resolve().parent.parent
 FREECELL = [sys.executable, "-m", "freecell", "analyze"]
+INTERRUPTIBLE = [
+    sys.executable,
+    "-c",
+    (
+        "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+        "os.execv(sys.executable, [sys.executable, '-m', 'freecell', *sys.argv[1:]])"
+    ),
+    "analyze",
+]
+"""FREECELL with Ctrl-C at its default, as a terminal gives it: a test run in the background
+of a shell (`python3 build.py test &`) inherits SIGINT ignored, and Python then never raises
+KeyboardInterrupt."""
 DASK = str(Path(sys.executable).with_name("dask"))
 CRASH_DEAL = 7777
 """The deal at which the module cluster's workers kill themselves (the command's test hook)."""
@@ -315,7 +327,7 @@ class TestEmbeddedCluster:
     def test_interrupted_then_resumed(self, tmp_path: Path, cluster: str) -> None:
         """Ctrl-C (130), then SIGTERM (143): whole files kept, no process left; a rerun ends it."""
         folder = tmp_path / "out"
-        command = [*FREECELL, "1..200", "--chunk", "10", *BUDGET, "--out", str(folder)]
+        command = [*INTERRUPTIBLE, "1..200", "--chunk", "10", *BUDGET, "--out", str(folder)]
         before: dict[str, int] = {}
         for stop, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
             with subprocess.Popen(
