@@ -197,6 +197,11 @@ export default {
   "error.bottom-card-only-foundations": "{card} is covered: only the last card of a cascade can go home.",
   "error.bottom-card-only-freecell": "{card} is covered: only the last card of a cascade can go to a free cell.",
   "error.card-stuck": "{card} has nowhere to go.",
+  "error.card-covered": "{card} is covered by cards out of sequence with it.",
+  "error.card-run-limit": {
+    "one": "{card} heads a run of {count} card: at most {max} can move now.",
+    "other": "{card} heads a run of {count} cards: at most {max} can move now."
+  },
   "error.no-game": "No game is open yet.",
   "error.nothing-to-undo": "Nothing to undo.",
   "error.nothing-to-redo": "Nothing to redo.",

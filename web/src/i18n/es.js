@@ -193,6 +193,11 @@ export default {
   "error.bottom-card-only-foundations": "Movimiento ilegal «{move}»: solo la última carta de la columna {cascade} puede ir a las fundaciones, y el {card} tiene cartas debajo: {below}.",
   "error.bottom-card-only-freecell": "Movimiento ilegal «{move}»: solo la última carta de la columna {cascade} puede ir a una celda libre, y el {card} tiene cartas debajo: {below}.",
   "error.card-stuck": "El {card} no tiene adónde ir.",
+  "error.card-covered": "El {card} está tapado por cartas fuera de secuencia.",
+  "error.card-run-limit": {
+    "one": "El {card} encabeza una escalera de {count} carta: ahora se mueven como mucho {max}.",
+    "other": "El {card} encabeza una escalera de {count} cartas: ahora se mueven como mucho {max}."
+  },
   "error.no-game": "No hay ninguna partida abierta: abre una primero.",
   "error.nothing-to-undo": "Nada que deshacer: no se ha hecho ningún movimiento.",
   "error.nothing-to-redo": "Nada que rehacer: no se ha deshecho ningún movimiento desde el último.",

@@ -193,6 +193,11 @@ export default {
   "error.bottom-card-only-foundations": "Mossa non consentita «{move}»: solo l'ultima carta della colonna {cascade} può andare sulle fondazioni, e {card} ha carte sotto di sé: {below}.",
   "error.bottom-card-only-freecell": "Mossa non consentita «{move}»: solo l'ultima carta della colonna {cascade} può andare in una cella libera, e {card} ha carte sotto di sé: {below}.",
   "error.card-stuck": "{card} non ha dove andare.",
+  "error.card-covered": "{card} è coperta da carte fuori sequenza.",
+  "error.card-run-limit": {
+    "one": "{card} apre una scala di {count} carta: ora se ne spostano al massimo {max}.",
+    "other": "{card} apre una scala di {count} carte: ora se ne spostano al massimo {max}."
+  },
   "error.no-game": "Nessuna partita aperta: aprine una prima.",
   "error.nothing-to-undo": "Niente da annullare: non è stata fatta nessuna mossa.",
   "error.nothing-to-redo": "Niente da ripetere: nessuna mossa è stata annullata dopo l'ultima.",

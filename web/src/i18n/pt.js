@@ -193,6 +193,11 @@ export default {
   "error.bottom-card-only-foundations": "Jogada ilegal “{move}”: só a última carta da coluna {cascade} pode ir para as fundações, e {card} tem cartas abaixo dela: {below}.",
   "error.bottom-card-only-freecell": "Jogada ilegal “{move}”: só a última carta da coluna {cascade} pode ir para uma célula livre, e {card} tem cartas abaixo dela: {below}.",
   "error.card-stuck": "{card} não tem para onde ir.",
+  "error.card-covered": "{card} está coberta por cartas fora de sequência.",
+  "error.card-run-limit": {
+    "one": "{card} encabeça uma sequência de {count} carta: agora dá para mover no máximo {max}.",
+    "other": "{card} encabeça uma sequência de {count} cartas: agora dá para mover no máximo {max}."
+  },
   "error.no-game": "Nenhuma partida aberta: abra um jogo primeiro.",
   "error.nothing-to-undo": "Nada para desfazer: nenhuma jogada foi feita.",
   "error.nothing-to-redo": "Nada para refazer: nenhuma jogada foi desfeita desde a última.",

@@ -187,6 +187,10 @@ export default {
   "error.bottom-card-only-foundations": "不能這樣走「{move}」：只有第 {cascade} 疊最下面的牌能進收牌區，而 {card} 下面還有 {below} 張牌。",
   "error.bottom-card-only-freecell": "不能這樣走「{move}」：只有第 {cascade} 疊最下面的牌能放進空當，而 {card} 下面還有 {below} 張牌。",
   "error.card-stuck": "{card} 沒有地方可以去。",
+  "error.card-covered": "{card} 被不連續的牌壓住了。",
+  "error.card-run-limit": {
+    "other": "{card} 帶著一串 {count} 張牌：現在最多只能移動 {max} 張。"
+  },
   "error.no-game": "還沒有打開遊戲：請先打開一局。",
   "error.nothing-to-undo": "沒有可以復原的步：還沒有走過任何一步。",
   "error.nothing-to-redo": "沒有可以重做的步：上一步之後沒有復原過。",
