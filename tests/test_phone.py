@@ -4,7 +4,7 @@ Geometry at each device of Playwright's descriptors and at the issue's target si
 start of a deal and with the longest cascade a game can make (19 cards); screenshots of each,
 light and dark, under test-results/phone/. Then touch: one tap plays a card, a card with no move
 shakes and says why, tap to pick up and tap a target, a long press, a finger's drag, a double
-tap that makes one move and never zooms; the fan's steps.
+tap that makes one move and never zooms; the fan's steps; the web app manifest.
 
 Every test plays in the module's one running phone page (`phone`), resized per device: layout
 depends on the viewport, and every device here is a touch screen with a coarse pointer.
@@ -12,6 +12,9 @@ depends on the viewport, and every device here is a touch screen with a coarse p
 
 from __future__ import annotations
 
+import json
+import re
+import struct
 from collections.abc import Iterator
 from typing import Any, cast
 
@@ -20,10 +23,13 @@ from playwright.sync_api import Page, Playwright, ViewportSize, expect
 
 from conftest import WarmContexts
 from helpers import (
+    DIST,
     PHONE,
     PHONE_OPTIONS,
+    WEB,
     boot,
     link,
+    manifest,
     menu,
     moves_of,
     open_in_place,
@@ -382,3 +388,63 @@ class TestTap:
         touch(cdp, "touchEnd")
         expect(phone.locator("#board")).to_have_attribute("data-moves", "83")
         assert phone.evaluate("() => [scrollX, scrollY, visualViewport.scale]") == [0, 0, 1]
+
+
+def png_size(path: Any) -> tuple[int, int]:
+    """Return a PNG's width and height, from its IHDR chunk."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def colour(name: str, scheme: str) -> str:
+    """Return a colour token of colors.css (`--bar`, `--felt`) in the light or dark scheme."""
+    text = (WEB / "styles" / "colors.css").read_text()
+    dark = text.index("prefers-color-scheme: dark")
+    block = text[dark:] if scheme == "dark" else text[:dark]
+    match = re.search(rf"--{name}: (#[0-9a-f]{{6}});", block)
+    assert match is not None, (name, scheme)
+    return match.group(1)
+
+
+class TestInstall:
+    def test_the_web_app_manifest(self) -> None:
+        """Standalone, with 192, 512 and maskable PNG icons of those sizes, theme colours."""
+        app = json.loads((WEB / "app.webmanifest").read_text())
+        assert app["display"] == "standalone"
+        assert app["start_url"] == app["scope"] == "./"
+        sizes = {(icon["purpose"], icon["sizes"]) for icon in app["icons"]}
+        assert {("any", "192x192"), ("any", "512x512"), ("maskable", "512x512")} <= sizes
+        for icon in app["icons"]:
+            if icon["type"] == "image/png":
+                width, height = (int(n) for n in icon["sizes"].split("x"))
+                assert png_size(WEB / icon["src"]) == (width, height), icon
+        assert app["theme_color"] == colour("bar", "light")
+        assert app["background_color"] == colour("felt", "light")
+
+    def test_the_page_names_it_and_both_theme_colours(self) -> None:
+        """index.html links the manifest and gives the bar's colour, light and dark."""
+        page = (WEB / "index.html").read_text()
+        assert '<link rel="manifest" href="app.webmanifest">' in page
+        for scheme in ("light", "dark"):
+            meta = (
+                f'<meta name="theme-color" content="{colour("bar", scheme)}" '
+                f'media="(prefers-color-scheme: {scheme})">'
+            )
+            assert meta in page
+
+    def test_offline_it_has_everything(self) -> None:
+        """The service worker's list (the sealed manifest.json) holds the manifest and icons."""
+        files = manifest()["files"]
+        app = json.loads((DIST / "app.webmanifest").read_text())
+        assert "app.webmanifest" in files
+        for icon in app["icons"]:
+            assert icon["src"] in files
+
+    def test_chromium_reads_it(self, phone: Page) -> None:
+        """Chromium finds the manifest and reports no error in it."""
+        cdp = finger(phone)
+        found = cdp.send("Page.getAppManifest")
+        assert found["url"].endswith("/app.webmanifest")
+        assert found["errors"] == []
