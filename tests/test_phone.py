@@ -224,7 +224,7 @@ class TestGeometry:
             for scheme in ("light", "dark"):
                 phone.emulate_media(color_scheme=scheme)
                 path = screenshot_path(request.config, f"phone/{name}-{shot}-{scheme}")
-                phone.screenshot(path=path)
+                phone.screenshot(path=path, scale="css")
 
     def test_the_menu_fits_sideways(self, phone: Page, site_url: str) -> None:
         """At 740x360 the open menu fits under the bar, its controls 44 px at least."""
@@ -237,6 +237,47 @@ class TestGeometry:
         fit = geometry(phone)
         assert fit["smallestControl"] >= 44, fit
         assert fit["scrollHeight"] <= 360, fit
+
+
+INSIDE_JS = """() => new Promise((resolve) => requestAnimationFrame(() => {
+    const boxes = Array.from(document.querySelectorAll(
+        "#table [data-card], .slot, .bar .button, .bar #deal"),
+        (element) => element.getBoundingClientRect()).filter((box) => box.width > 0);
+    resolve({
+        left: Math.min(...boxes.map((box) => box.left)),
+        top: Math.min(...boxes.map((box) => box.top)),
+        right: Math.max(...boxes.map((box) => box.right)),
+        bottom: Math.max(...boxes.map((box) => box.bottom)),
+    });
+}))"""
+"""The extent of the cards, the slots and the bar's controls, once the page has laid out."""
+
+
+class TestSafeAreas:
+    @pytest.mark.parametrize(
+        ("size", "insets"),
+        [
+            ({"width": 390, "height": 844}, {"top": 47, "bottom": 34, "left": 0, "right": 0}),
+            ({"width": 844, "height": 390}, {"top": 0, "bottom": 21, "left": 47, "right": 47}),
+        ],
+        ids=["upright", "sideways"],
+    )
+    def test_the_notch_and_the_home_indicator_stay_clear(
+        self, phone: Page, site_url: str, size: ViewportSize, insets: dict[str, int]
+    ) -> None:
+        """No card, slot or control lies under an (emulated) notch or home indicator."""
+        cdp = finger(phone)
+        phone.set_viewport_size(size)
+        open_in_place(phone, link(site_url, 617, []))
+        cdp.send("Emulation.setSafeAreaInsetsOverride", {"insets": insets})
+        try:
+            box = cast(dict[str, float], phone.evaluate(INSIDE_JS))
+        finally:
+            cdp.send("Emulation.setSafeAreaInsetsOverride", {"insets": {}})
+        assert box["left"] >= insets["left"], box
+        assert box["top"] >= insets["top"], box
+        assert box["right"] <= size["width"] - insets["right"], box
+        assert box["bottom"] <= size["height"] - insets["bottom"], box
 
 
 class TestFan:
