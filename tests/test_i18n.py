@@ -243,6 +243,7 @@ class TestPageLanguages:
             open_in_place(page, f"{site_url}?{link}&lang={code}", played)
             expect(alert).to_contain_text(card)
             assert "q♥" not in alert.inner_text()
+            assert query(page)["lang"] == [code]  # the link, corrected, keeps its language
         if code == "en":
             open_in_place(page, f"{site_url}?deal=617&moves=a1&lang=en", [])
             expect(alert).to_have_text(

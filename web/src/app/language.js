@@ -83,10 +83,12 @@ export function createLanguage({ state, dom, view, messages, dialogs }) {
       state.languageChosen = chosen;
       if (chosen) writeUrl(state);
     },
-    /** Follow the URL's language after a move in the history. */
+    /** Follow the URL's language after a move in the history: a link's choice, kept. */
     async fromUrl() {
       const code = matchLanguage(readUrl().language);
-      if (code && code !== state.language) await apply(code);
+      if (!code) return;
+      state.languageChosen = true;
+      if (code !== state.language) await apply(code);
     },
   };
 }
