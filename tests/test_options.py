@@ -7,6 +7,8 @@ from typing import TextIO
 
 import pytest
 
+from freecell._cli.analyze import _parser as analyze_parser
+from freecell._cli.analyze import analyze_main
 from freecell._cli.dealer import _parser as deals_parser
 from freecell._cli.dealer import deals_main
 from freecell._cli.options import Answered, Parser, UsageError
@@ -153,7 +155,12 @@ Main = Callable[[list[str], TextIO, TextIO, TextIO], int]
 class TestCommands:
     @pytest.mark.parametrize(
         ("main", "make"),
-        [(deals_main, deals_parser), (replay_main, replay_parser), (solve_main, solve_parser)],
+        [
+            (deals_main, deals_parser),
+            (replay_main, replay_parser),
+            (solve_main, solve_parser),
+            (analyze_main, analyze_parser),
+        ],
     )
     def test_each_command_prints_argparse_help(
         self, main: Main, make: Callable[[], Parser], capsys: pytest.CaptureFixture[str]
@@ -167,7 +174,7 @@ class TestCommands:
     @pytest.mark.parametrize(
         ("main", "prog"),
         [(deals_main, "freecell"), (replay_main, "freecell replay"),
-         (solve_main, "freecell solve")],
+         (solve_main, "freecell solve"), (analyze_main, "freecell analyze")],
     )  # fmt: skip
     def test_each_command_says_a_bad_option_in_one_line(
         self, main: Main, prog: str, capsys: pytest.CaptureFixture[str]

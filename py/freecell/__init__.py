@@ -47,6 +47,7 @@ from freecell._deal import (
     format_deal,
     parse_deal_number,
 )
+from freecell._difficulty import DIFFICULTY_GRADES, DIFFICULTY_THRESHOLDS, difficulty
 from freecell._errors import ERROR_CODES, CodedError
 from freecell._fcs import parse_position
 from freecell._history import Game, HistoryError, Snapshot
@@ -81,6 +82,8 @@ __all__ = [
     "CLUBS",
     "DEFAULT_MAX_STATES",
     "DIAMONDS",
+    "DIFFICULTY_GRADES",
+    "DIFFICULTY_THRESHOLDS",
     "ERROR_CODES",
     "FORMATS",
     "FOUNDATION",
@@ -130,6 +133,7 @@ __all__ = [
     "deal",
     "deal_freecell",
     "deals",
+    "difficulty",
     "format_boards",
     "format_deal",
     "make_card",

@@ -22,6 +22,10 @@ _PROG: Final = "freecell"
 
 def _subcommand(name: str) -> Command | None:
     """Return the function of the subcommand ``name``, importing its module only now."""
+    if name == "analyze":
+        from freecell._cli.analyze import analyze_main  # noqa: PLC0415 - only this command needs it
+
+        return analyze_main
     if name == "replay":
         from freecell._cli.replay import replay_main  # noqa: PLC0415 - only this command needs it
 

@@ -32,6 +32,42 @@ _SHOWN_EXTRAS: Final = 3
 """The most unrecognized arguments a message names."""
 
 
+def positive_int(text: str) -> int:
+    """Read an option's whole number of at least 1 (an argparse ``type``).
+
+    >>> positive_int("8")
+    8
+    >>> positive_int("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: write a whole number of at least 1, not '0'
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        msg = f"write a whole number of at least 1, not {quoted(text)}"
+        raise argparse.ArgumentTypeError(msg)
+    return value
+
+
+def positive_float(text: str) -> float:
+    """Read an option's number of seconds above 0 (an argparse ``type``).
+
+    >>> positive_float("0.5")
+    0.5
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0
+    if not 0 < value < float("inf"):
+        msg = f"write a number of seconds above 0, not {quoted(text)}"
+        raise argparse.ArgumentTypeError(msg)
+    return value
+
+
 class UsageError(Exception):
     """A command line that the command cannot read; ``str()`` is the message, one line."""
 

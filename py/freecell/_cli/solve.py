@@ -29,7 +29,7 @@ from freecell._cli.guard import (
     quiet_worker,
     quoted,
 )
-from freecell._cli.options import Answered, Parser, UsageError
+from freecell._cli.options import Answered, Parser, UsageError, positive_float, positive_int
 from freecell._deal import VALID_DEALS_TEXT, DealNumberError, deal, parse_deal_spec
 from freecell._fcs import parse_position
 from freecell._rules import PositionError
@@ -40,28 +40,6 @@ _FORMATS: Final = ("text", "json")
 _STDIN: Final = "-"
 _AHEAD: Final = 8  # deals handed out ahead of the one printed next, per process
 _WATCH_SECONDS: Final = 0.5  # how often a worker checks that its parent is alive
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        msg = f"write a whole number of at least 1, not {quoted(text)}"
-        raise argparse.ArgumentTypeError(msg)
-    return value
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0
-    if not 0 < value < float("inf"):
-        msg = f"write a number of seconds above 0, not {quoted(text)}"
-        raise argparse.ArgumentTypeError(msg)
-    return value
 
 
 def _format(text: str) -> str:
@@ -100,21 +78,21 @@ def _parser() -> Parser:
     )
     parser.add_argument(
         "--max-states",
-        type=_positive_int,
+        type=positive_int,
         default=DEFAULT_MAX_STATES,
         metavar="N",
         help=f"positions a search may store, per deal (default {DEFAULT_MAX_STATES:,})",
     )
     parser.add_argument(
         "--timeout",
-        type=_positive_float,
+        type=positive_float,
         metavar="SECONDS",
         help="seconds a search may take, per deal (default: no limit)",
     )
     parser.add_argument(
         "-j",
         "--jobs",
-        type=_positive_int,
+        type=positive_int,
         default=1,
         metavar="N",
         help="processes that solve deals side by side; the output keeps its order (default 1)",

@@ -1,0 +1,777 @@
+"""The ``freecell analyze`` command: solve ranges of deals on a Dask cluster, into Parquet files.
+
+``freecell analyze 1..1000000 --out DIR`` cuts the deals into chunks aligned to their numbers
+(``--chunk``), hands each chunk to a Dask ``distributed`` cluster as one task of plain values
+(:func:`solve_chunk`: a few intervals of deal numbers and the budget, back: plain lists), and
+writes each chunk's rows into its own Parquet file as soon as they are back
+(:mod:`freecell._cli.dataset`). The cluster is a ``LocalCluster`` that the command starts and
+stops (one worker process per core, ``--workers``), or an existing one (``--scheduler``).
+
+The files are the record: a run submits only what no file holds, so running the same command
+again resumes it. A folder written by another version, or with another budget or chunk size,
+is refused. Dask runs a chunk again elsewhere when its worker dies; a chunk that ends its worker
+every time (Dask's ``KilledWorker``) is split into one task a deal, and a deal that ends its
+worker every time gets an ``error`` row. Ctrl-C and SIGTERM unwind through context managers:
+the cluster and its processes are stopped, a file being written is removed, and the guard
+(:func:`freecell._cli.guard.run_command`) exits with 130 or 143.
+
+The command needs the ``analyze`` extra (``distributed``, ``pyarrow``, ``tqdm``); it imports
+them only when it runs, so ``import freecell`` and the page never do. See docs/analyze.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+import signal
+import tempfile
+import uuid
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from itertools import chain, islice
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final, TextIO
+
+from freecell._cli.guard import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, quiet_worker, quoted
+from freecell._cli.options import Answered, Parser, UsageError, positive_float, positive_int
+from freecell._deal import (
+    MAX_DEAL,
+    VALID_DEALS_TEXT,
+    DealNumberError,
+    deals,
+    parse_deal_number,
+    parse_deal_spec,
+)
+from freecell._difficulty import difficulty
+from freecell._solver import DEFAULT_MAX_STATES, Solver
+
+if TYPE_CHECKING:
+    from distributed import Client, Future
+
+    from freecell._cli.dataset import ChunkFile, Columns, Interval, Stamp
+else:
+    Interval = tuple[int, int]
+    Columns = dict[str, list[Any]]
+
+_PROG: Final = "freecell analyze"
+DEFAULT_CHUNK: Final = 250
+"""Deals a chunk (a task, a file). A chunk of 250 deals takes 3 to 4 s to solve and 2 ms to
+write; the workers' last chunks end unevenly, by about half a chunk (1 to 2 s, under 1% of
+1..32000 on two cores), and 1..1,000,000 makes 4,000 files of 30 KB (docs/analyze.md)."""
+_WINDOW_PER_THREAD: Final = 4  # chunks handed to the cluster ahead, per worker thread
+_MIN_WINDOW: Final = 32
+_PACKAGE: Final = "'freecell-deals[analyze]'"
+"""What every machine of a cluster needs installed, the driver's as well as the workers'."""
+_EXTRA_MODULES: Final = ("distributed", "pyarrow", "tqdm")
+_LOCAL_CONFIG: Final = {
+    # Each worker holds only the chunk it runs, so a worker that dies takes no other with it.
+    "distributed.scheduler.worker-saturation": 1.0,
+    # Worker processes ignore Ctrl-C (see dask_setup); this command stops them.
+    "distributed.worker.preload": [__name__],
+    # And they keep their log lines to themselves, from the start (the nanny's environment).
+    "distributed.nanny.pre-spawn-environ.DASK_LOGGING__DISTRIBUTED": "critical",
+}
+
+TEST_HOOK: Final = "FREECELL_ANALYZE_TEST_KILL_AT_DEAL"
+"""A test hook, read only by :func:`solve_chunk` in a worker: a process whose environment has
+``FREECELL_ANALYZE_TEST_KILL_AT_DEAL=N`` kills itself (SIGKILL) when it comes to deal N, as a
+deal that crashes its worker would. The tests set it on the worker processes they start; no
+one else has a reason to."""
+
+COLUMNS: Final = ("deal", "result", "moves", "solution", "states", "seconds", "difficulty")
+"""The columns that :func:`solve_chunk` returns, those of ``dataset.SCHEMA``."""
+
+
+# --- the deals: intervals and chunks (plain Python, no dependency) ----------------------------
+
+
+def deal_intervals(text: str) -> list[Interval]:
+    """Return the deals of one argument as intervals; raise DealNumberError if it is bad.
+
+    >>> deal_intervals("617"), deal_intervals("1..1000"), deal_intervals("-2..3")
+    ([(617, 617)], [(1, 1000)], [(-2, -2), (-1, -1), (1, 3)])
+    """
+    numbers = parse_deal_spec(text)
+    if isinstance(numbers, range):
+        return [(numbers.start, numbers.stop - 1)]
+    if isinstance(numbers, tuple):
+        return [(number, number) for number in numbers]
+    # A range from -2 or -1: the special deals, then 1..LAST (lazy: LAST may be 2**33 - 1).
+    last = parse_deal_number(text.partition("..")[2])
+    specials = [(n, n) for n in islice(numbers, 2) if n < 0]
+    return [*specials, *([(1, last)] if last > 0 else [])]
+
+
+def merged(intervals: Iterable[Interval]) -> list[Interval]:
+    """Return intervals sorted, overlapping or touching ones made one.
+
+    >>> merged([(5, 9), (1, 3), (4, 4), (8, 12), (-1, -1), (-2, -2)])
+    [(-2, -1), (1, 12)]
+    """
+    result: list[Interval] = []
+    for first, last in sorted(intervals):
+        if result and first <= result[-1][1] + 1:
+            result[-1] = (result[-1][0], max(last, result[-1][1]))
+        else:
+            result.append((first, last))
+    return result
+
+
+def subtract(wanted: Iterable[Interval], done: Iterable[Interval]) -> list[Interval]:
+    """Return the parts of ``wanted`` outside ``done`` (both sorted, without overlaps).
+
+    >>> subtract([(1, 10), (20, 30)], [(3, 4), (9, 21)])
+    [(1, 2), (5, 8), (22, 30)]
+    """
+    result = []
+    done = list(done)
+    for first, last in wanted:
+        start = first
+        for a, b in done:
+            if b < start or a > last:
+                continue
+            if a > start:
+                result.append((start, a - 1))
+            start = b + 1
+        if start <= last:
+            result.append((start, last))
+    return result
+
+
+def count(intervals: Iterable[Interval]) -> int:
+    """Return how many deals the intervals hold.
+
+    >>> count([(-2, -1), (1, 1000)])
+    1002
+    """
+    return sum(last - first + 1 for first, last in intervals)
+
+
+def chunk_of(number: int, size: int) -> Interval:
+    """Return the chunk of a deal: its block of ``size`` numbers; -2 and -1 share their own.
+
+    >>> chunk_of(1, 1000), chunk_of(1000, 1000), chunk_of(1001, 1000), chunk_of(-1, 1000)
+    ((1, 1000), (1, 1000), (1001, 2000), (-2, -1))
+    """
+    if number < 0:
+        return (-2, -1)
+    first = (number - 1) // size * size + 1
+    return first, min(first + size - 1, MAX_DEAL)
+
+
+def chunks(intervals: Iterable[Interval], size: int) -> Iterator[tuple[Interval, list[Interval]]]:
+    """Yield each chunk that sorted intervals touch, in order, with their parts inside it.
+
+    >>> list(chunks([(-2, -1), (5, 12), (14, 25)], 10))
+    [((-2, -1), [(-2, -1)]), ((1, 10), [(5, 10)]), ((11, 20), [(11, 12), (14, 20)]), ((21, 30), [(21, 25)])]
+    """  # noqa: E501 - a doctest's output is one line
+    current: Interval | None = None
+    parts: list[Interval] = []
+    for first, last in intervals:
+        start = first
+        while start <= last:
+            chunk = chunk_of(start, size)
+            end = min(last, chunk[1])
+            if chunk != current:
+                if current is not None:
+                    yield current, parts
+                current, parts = chunk, []
+            parts.append((start, end))
+            start = end + 1
+    if current is not None:
+        yield current, parts
+
+
+# --- the task, run by the workers -------------------------------------------------------------
+
+
+def _kill_at() -> int | None:
+    """Return the deal at which the test hook kills this worker, if the hook is set."""
+    value = os.environ.get(TEST_HOOK)
+    return int(value) if value else None
+
+
+def solve_chunk(
+    parts: Sequence[Interval], max_states: int, timeout: float | None
+) -> tuple[str, Columns]:
+    """Solve the deals of some intervals; return this package's version and the rows as lists.
+
+    Runs in a worker of the cluster, which needs only this package installed.
+
+    >>> version, rows = solve_chunk([(617, 618)], 100_000, None)
+    >>> rows["deal"], rows["result"], rows["moves"][0] == len(rows["solution"][0].split())
+    ([617, 618], ['solved', 'solved'], True)
+    """
+    from freecell import __version__  # noqa: PLC0415 - the package imports its commands' parts
+
+    kill_at = _kill_at()
+    rows: Columns = {name: [] for name in COLUMNS}
+    for dealt in deals(chain.from_iterable(range(a, b + 1) for a, b in parts)):
+        if dealt.number == kill_at:
+            os.kill(os.getpid(), signal.SIGKILL)
+        solution = Solver(dealt, max_states=max_states, max_seconds=timeout).run()
+        solved = solution.result == "solved"
+        rows["deal"].append(dealt.number)
+        rows["result"].append(solution.result)
+        rows["moves"].append(len(solution.moves) if solved else None)
+        rows["solution"].append(str(solution) if solved else None)
+        rows["states"].append(solution.states)
+        rows["seconds"].append(solution.seconds)
+        rows["difficulty"].append(difficulty(solution))
+    return __version__, rows
+
+
+def error_rows(numbers: Iterable[int]) -> Columns:
+    """Return ``error`` rows for deals that ended their worker every time."""
+    numbers = list(numbers)
+    rows: Columns = {name: [None] * len(numbers) for name in COLUMNS}
+    rows["deal"] = numbers
+    rows["result"] = ["error"] * len(numbers)
+    return rows
+
+
+def dask_setup(worker: object) -> None:  # noqa: ARG001 - Dask's preload hook
+    """Let a worker process of the embedded cluster ignore Ctrl-C: the command stops it."""
+    quiet_worker()
+
+
+# --- the command line -------------------------------------------------------------------------
+
+
+_DESCRIPTION: Final = """\
+Solve every deal of some ranges on a Dask cluster (every core of this machine,
+or --scheduler) and write a Parquet dataset: one file per chunk of consecutive
+deals, a row per deal (deal, result, moves, solution, states, seconds,
+difficulty). Running it again resumes: only chunks without a file are solved.
+"""
+_EPILOG: Final = f"""\
+A DEAL is a deal number (617, -1) or a range FIRST..LAST (1..1000000); deal
+numbers are {VALID_DEALS_TEXT}.
+
+  freecell analyze 1..1000000 --out runs/1m        every core of this machine
+  freecell analyze 1..1000000 --out runs/1m --scheduler tcp://HOST:8786
+  freecell analyze --retry-unknown --max-states 5000000 --out runs/1m
+  freecell analyze --summary runs/1m
+
+Exit status: 0 done (a deal may be unknown or an error: see --summary), 1 when
+the cluster failed, 2 for a bad command line or folder, 130 on Ctrl-C. See
+docs/analyze.md.
+"""
+
+
+def _parser() -> Parser:
+    parser = Parser(_PROG, description=_DESCRIPTION, epilog=_EPILOG)
+    parser.add_argument("--out", metavar="DIR", help="the folder of the dataset (made if missing)")
+    parser.add_argument(
+        "--chunk",
+        type=positive_int,
+        metavar="N",
+        help=f"deals a chunk, a task and a file (default {DEFAULT_CHUNK}, or the folder's)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        metavar="N",
+        help="worker processes of the embedded cluster (default: one per core)",
+    )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="use a running Dask cluster (tcp://HOST:8786) instead of starting one",
+    )
+    parser.add_argument(
+        "--max-states",
+        type=positive_int,
+        default=DEFAULT_MAX_STATES,
+        metavar="N",
+        help=f"positions a search may store, per deal (default {DEFAULT_MAX_STATES:,})",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=positive_float,
+        metavar="SECONDS",
+        help="seconds a search may take, per deal: a safety valve (default: no limit)",
+    )
+    parser.add_argument(
+        "--retry-unknown",
+        action="store_true",
+        help="solve again only the unknown deals of --out, with a --max-states at least its own",
+    )
+    parser.add_argument(
+        "--summary", metavar="DIR", help="print what the dataset in DIR holds, and exit"
+    )
+    parser.add_argument("deals", nargs="*", metavar="DEAL", help="a deal number or a range")
+    return parser
+
+
+def _request(args: Any) -> list[Interval]:
+    """Check the command line as a whole; return the deals asked for. Raises UsageError."""
+    if args.summary is not None:
+        if args.deals or args.out is not None or args.retry_unknown:
+            msg = "--summary DIR reads a dataset: name no deals, no --out, no --retry-unknown"
+            raise UsageError(msg)
+        return []
+    if args.scheduler is not None and args.workers is not None:
+        msg = "--workers sets the embedded cluster's size; a --scheduler's cluster has its own"
+        raise UsageError(msg)
+    if args.out is None:
+        msg = "say where the dataset goes: --out DIR"
+        raise UsageError(msg)
+    if args.retry_unknown:
+        if args.deals:
+            msg = "--retry-unknown solves again the unknown deals of --out: name no deals"
+            raise UsageError(msg)
+        return []
+    if not args.deals:
+        msg = f"name at least one deal or range ({VALID_DEALS_TEXT})"
+        raise UsageError(msg)
+    intervals: list[Interval] = []
+    for text in args.deals:
+        try:
+            intervals += deal_intervals(text)
+        except DealNumberError as error:
+            raise UsageError(str(error)) from None
+    return merged(intervals)
+
+
+# --- the run ----------------------------------------------------------------------------------
+
+
+class _RefusedError(Exception):
+    """The folder or the scheduler cannot be used; ``str()`` is the message (exit status 2)."""
+
+
+class _ClusterError(Exception):
+    """The cluster could not do the work; ``str()`` is the message (exit status 1)."""
+
+
+def _reason(error: BaseException) -> str:
+    return getattr(error, "strerror", None) or str(error) or type(error).__name__
+
+
+@contextmanager
+def _folder(path: Path, text: str) -> Iterator[None]:
+    """Make the folder if missing and hold its lock for the block; raise _RefusedError."""
+    import fcntl  # noqa: PLC0415 - a Unix module; the page (Pyodide) never gets here
+
+    from freecell._cli.dataset import LOCK_NAME  # noqa: PLC0415 - needs the extra
+
+    if path.exists() and not path.is_dir():
+        msg = f"--out {quoted(text)} is a file, not a folder"
+        raise _RefusedError(msg)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        lock = (path / LOCK_NAME).open("a")
+    except OSError as error:
+        msg = f"cannot write into {quoted(text)}: {_reason(error)}"
+        raise _RefusedError(msg) from None
+    with lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            msg = f"{quoted(text)} is in use by another freecell analyze"
+            raise _RefusedError(msg) from None
+        try:
+            tempfile.TemporaryFile(dir=path).close()
+        except OSError as error:
+            msg = f"cannot write into {quoted(text)}: {_reason(error)}"
+            raise _RefusedError(msg) from None
+        yield
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    """A chunk's work: the deals to solve in it (none: only restamp its file)."""
+
+    chunk: Interval
+    parts: tuple[Interval, ...]
+    replace: bool = False  # --retry-unknown: the new rows replace the file's rows of their deals
+
+
+@dataclass(slots=True)
+class _Chunk:
+    """A chunk on the cluster: its tasks not back yet and the rows that are."""
+
+    job: _Job
+    left: int
+    rows: list[Columns] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What a run does: its jobs (lazily), how many deals they solve, and the folder's stamp."""
+
+    jobs: Iterator[_Job]
+    todo: int
+    done: int
+    stamp: Stamp
+
+
+def _policy(files: dict[Interval, ChunkFile], args: Any, text: str) -> int:
+    """Check that the folder was written as this run would; return the chunk size to use."""
+    from freecell import __version__  # noqa: PLC0415 - the package imports its commands' parts
+
+    stamps = {f.stamp for f in files.values()}
+    for stamp in sorted(stamps, key=lambda s: (s.version, s.max_states, s.chunk_size)):
+        if stamp.version != __version__:
+            msg = (
+                f"{quoted(text)} was analysed by freecell {stamp.version}, not "
+                f"{__version__}: use another folder"
+            )
+            raise _RefusedError(msg)
+        if not args.retry_unknown and stamp.max_states != args.max_states:
+            msg = (
+                f"{quoted(text)} was analysed with --max-states {stamp.max_states}, not "
+                f"{args.max_states}: use that budget, --retry-unknown, or another folder"
+            )
+            raise _RefusedError(msg)
+        if args.retry_unknown and stamp.max_states > args.max_states:
+            msg = (
+                f"{quoted(text)} was analysed with --max-states {stamp.max_states}: "
+                f"--retry-unknown needs at least that, not {args.max_states}"
+            )
+            raise _RefusedError(msg)
+    sizes = {s.chunk_size for s in stamps}
+    if len(sizes) > 1 or (args.chunk is not None and sizes and args.chunk not in sizes):
+        msg = (
+            f"{quoted(text)} holds chunks of {' and '.join(map(str, sorted(sizes)))} deals: "
+            "leave out --chunk, or use another folder"
+        )
+        raise _RefusedError(msg)
+    return args.chunk or (sizes.pop() if sizes else DEFAULT_CHUNK)
+
+
+def _plan(folder: Path, args: Any, request: list[Interval]) -> _Plan:
+    """Read the folder and plan the run; raise _RefusedError if the folder is refused."""
+    from freecell import __version__  # noqa: PLC0415 - the package imports its commands' parts
+    from freecell._cli.dataset import (  # noqa: PLC0415 - needs the extra
+        FolderError,
+        Stamp,
+        remove_leftovers,
+        scan,
+    )
+
+    remove_leftovers(folder)
+    try:
+        files = scan(folder)
+    except FolderError as error:
+        raise _RefusedError(str(error)) from None
+    size = _policy(files, args, args.out)
+    stamp = Stamp(__version__, args.max_states, args.timeout, size)
+    if args.retry_unknown:
+        return _retry_plan(files, stamp, args.out)
+    done = sum(count(subtract(request, subtract(request, f.deals))) for f in files.values())
+
+    def jobs() -> Iterator[_Job]:
+        for chunk, wanted in chunks(request, size):
+            existing = files.get(chunk)
+            missing = subtract(wanted, existing.deals) if existing else wanted
+            if missing:
+                yield _Job(chunk, tuple(missing))
+
+    return _Plan(jobs(), count(request) - done, done, stamp)
+
+
+def _retry_plan(files: dict[Interval, ChunkFile], stamp: Stamp, text: str) -> _Plan:
+    """Plan --retry-unknown: the unknown deals of every file not yet stamped with this budget."""
+    from freecell._cli.dataset import unknown_deals  # noqa: PLC0415 - needs the extra
+
+    if not files:
+        msg = f"{quoted(text)} holds no file of freecell analyze to retry"
+        raise _RefusedError(msg)
+    jobs, todo, done = [], 0, 0
+    for chunk, file in files.items():
+        unknown, rows = unknown_deals(file.path)
+        done += rows - len(unknown)
+        if file.stamp == stamp:
+            done += len(unknown)
+            continue
+        parts = tuple(merged((n, n) for n in unknown))  # the unknown deals only
+        jobs.append(_Job(chunk, parts, replace=True))
+        todo += len(unknown)
+    return _Plan(iter(jobs), todo, done, stamp)
+
+
+@contextmanager
+def _quiet_logs() -> Iterator[None]:
+    """Keep Dask's log lines (a worker lost, a task retried) off the terminal for the block."""
+    logger = logging.getLogger("distributed")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+def _probe(address: str, timeout: float) -> None:
+    """Check that a Dask scheduler answers at an address within the timeout; raise if not.
+
+    Dask's own client waits for ever on a server that takes the connection and says nothing.
+    """
+    import asyncio  # noqa: PLC0415 - only --scheduler needs it
+
+    from distributed.core import rpc  # noqa: PLC0415 - the extra
+
+    async def identity() -> Any:
+        async with rpc(address, timeout=timeout) as scheduler:
+            return await scheduler.identity()
+
+    try:
+        answer = asyncio.run(asyncio.wait_for(identity(), timeout))
+    except ValueError as error:
+        msg = f"--scheduler {quoted(address)} is no address of a Dask scheduler: {error}"
+        raise _RefusedError(msg) from None
+    except (OSError, TimeoutError, EOFError):
+        answer = None
+    if not isinstance(answer, dict) or answer.get("type") != "Scheduler":
+        msg = f"no Dask scheduler answered at {quoted(address)} within {timeout:g} s"
+        raise _RefusedError(msg)
+
+
+@contextmanager
+def _cluster(args: Any) -> Iterator[Client]:
+    """Connect to the --scheduler, or start an embedded cluster; close it all on the way out."""
+    import dask  # noqa: PLC0415 - the extra
+    from distributed import Client, LocalCluster  # noqa: PLC0415 - the extra
+
+    with _quiet_logs():
+        if args.scheduler is not None:
+            timeout = dask.utils.parse_timedelta(
+                dask.config.get("distributed.comm.timeouts.connect")
+            )
+            _probe(args.scheduler, timeout)
+            with Client(args.scheduler, timeout=timeout, set_as_default=False) as client:
+                yield client
+            return
+        workers = args.workers or len(os.sched_getaffinity(0))
+        with (
+            dask.config.set(_LOCAL_CONFIG),
+            LocalCluster(
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address="127.0.0.1:0",  # its web server, on a free port of loopback
+                silence_logs=logging.CRITICAL,
+            ) as cluster,
+            Client(cluster, set_as_default=False) as client,
+        ):
+            yield client
+
+
+class _Progress:
+    """Deals done, rate, time left and the count of each result: a tqdm bar on a terminal."""
+
+    def __init__(self, stderr: TextIO, total: int, done: int) -> None:
+        self.counts: Counter[str] = Counter()
+        self._bar: Any = None
+        if stderr.isatty():
+            from tqdm import tqdm  # type: ignore[import-untyped]  # noqa: PLC0415 - the extra
+
+            self._bar = tqdm(
+                total=total + done, initial=done, unit="deal", file=stderr, smoothing=0.05
+            )
+
+    def add(self, results: list[str]) -> None:
+        """Count the results of some deals just done."""
+        self.counts.update(results)
+        if self._bar is not None:
+            self._bar.set_postfix_str(self.text(), refresh=False)
+            self._bar.update(len(results))
+
+    def text(self) -> str:
+        """Return the counts of each result: ``solved 998, impossible 1, ...``."""
+        from freecell._cli.dataset import RESULTS  # noqa: PLC0415 - needs the extra
+
+        return ", ".join(f"{name} {self.counts[name]:,}" for name in RESULTS)
+
+    def close(self) -> None:
+        """Leave the bar as it is on the terminal."""
+        if self._bar is not None:
+            self._bar.close()
+
+
+class _Driver:
+    """Hands the jobs to the cluster a window at a time and writes each chunk as it is done."""
+
+    def __init__(
+        self, client: Client | None, folder: Path, plan: _Plan, progress: _Progress
+    ) -> None:
+        self.client = client
+        self.folder = folder
+        self.plan = plan
+        self.progress = progress
+        self.running: dict[Future[Any], tuple[_Chunk, tuple[Interval, ...]]] = {}
+
+    def run(self) -> None:
+        """Do every job; raise _ClusterError if the cluster cannot."""
+        from distributed import as_completed  # noqa: PLC0415 - the extra
+
+        if self.client is None:  # nothing to solve: files to stamp anew at most
+            for job in self.plan.jobs:
+                self._start(job, None)
+            return
+        threads = sum(self.client.nthreads().values())
+        window = max(_MIN_WINDOW, _WINDOW_PER_THREAD * threads)
+        done = as_completed(loop=self.client.loop)
+        jobs = self.plan.jobs
+        for job in islice(jobs, window):
+            self._start(job, done)
+        for future in done:
+            self._finish(future, done)
+            if len(self.running) < window and (following := next(jobs, None)) is not None:
+                self._start(following, done)
+
+    def _start(self, job: _Job, done: Any) -> None:
+        chunk = _Chunk(job, 1)
+        if not job.parts:  # only a new stamp for the file
+            chunk.left = 0
+            self._write(chunk)
+            return
+        self._submit(chunk, job.parts, done)
+
+    def _submit(self, chunk: _Chunk, parts: tuple[Interval, ...], done: Any) -> None:
+        assert self.client is not None
+        stamp = self.plan.stamp
+        key = f"analyze-{parts[0][0]}..{parts[-1][1]}-{uuid.uuid4().hex[:12]}"
+        future = self.client.submit(
+            solve_chunk, parts, stamp.max_states, stamp.timeout, key=key, retries=1
+        )
+        self.running[future] = (chunk, parts)
+        done.add(future)
+
+    def _finish(self, future: Future[Any], done: Any) -> None:
+        from distributed import KilledWorker  # noqa: PLC0415 - the extra
+
+        from freecell import __version__  # noqa: PLC0415 - the package imports its commands' parts
+
+        chunk, parts = self.running.pop(future)
+        if future.status not in {"finished", "error"}:  # cancelled: the scheduler forgot it
+            msg = f"the cluster dropped deals {parts[0][0]}..{parts[-1][1]} ({future.status})"
+            raise _ClusterError(msg)
+        if future.status == "error":
+            error = future.exception()
+            if isinstance(error, ImportError):
+                msg = f"a worker cannot run the task ({error}): install {_PACKAGE} on every one"
+                raise _ClusterError(msg)
+            if not isinstance(error, KilledWorker):
+                msg = f"deals {parts[0][0]}..{parts[-1][1]} failed on the cluster: {error!r}"
+                raise _ClusterError(msg)
+            numbers = [n for a, b in parts for n in range(a, b + 1)]
+            if len(numbers) > 1:  # which deal ends its worker? each alone will tell
+                chunk.left += len(numbers) - 1
+                for number in numbers:
+                    self._submit(chunk, ((number, number),), done)
+                return
+            rows = error_rows(numbers)
+        else:
+            version, rows = future.result()
+            if version != __version__:
+                msg = f"a worker runs freecell {version}, not {__version__}: install the same"
+                raise _ClusterError(msg)
+        future.release()
+        self.progress.add(rows["result"])
+        chunk.rows.append(rows)
+        chunk.left -= 1
+        if chunk.left == 0:
+            self._write(chunk)
+
+    def _write(self, chunk: _Chunk) -> None:
+        """Write a chunk's file, with the rows of its file if it has one (see dataset.write)."""
+        from freecell._cli.dataset import (  # noqa: PLC0415 - needs the extra
+            chunk_name,
+            merge,
+            read_chunk_file,
+            read_table,
+            table,
+            write,
+        )
+
+        job = chunk.job
+        columns = {name: [v for rows in chunk.rows for v in rows[name]] for name in COLUMNS}
+        rows = table(columns)
+        path = self.folder / chunk_name(job.chunk)
+        deals = job.parts
+        if path.exists():  # read it again: the file, not our memory, is the record
+            current = read_chunk_file(path, job.chunk)
+            rows = merge(read_table(path), rows, replace=job.replace)
+            deals = tuple(merged([*current.deals, *job.parts]))
+        write(self.folder, job.chunk, rows, deals, self.plan.stamp)
+
+
+def _missing_extra() -> str | None:
+    """Import what the command needs beyond the package; return the first one missing, or None."""
+    for name in _EXTRA_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            return name
+    return None
+
+
+def _analyze(args: Any, request: list[Interval], stdout: TextIO, stderr: TextIO) -> None:
+    """Run the analysis into --out; raise _RefusedError or _ClusterError."""
+    folder = Path(args.out)
+    with _folder(folder, args.out):
+        plan = _plan(folder, args, request)
+        progress = _Progress(stderr, plan.todo, plan.done)
+        try:
+            if plan.todo == 0:  # no cluster needed
+                _Driver(None, folder, plan, progress).run()
+                if args.retry_unknown:
+                    stdout.write(f"no unknown deal left to retry in {quoted(args.out)}\n")
+                else:
+                    stdout.write(f"all {plan.done:,} deals are already in {quoted(args.out)}\n")
+                return
+            with _cluster(args) as client:
+                if not client.nthreads():
+                    stderr.write(f"{_PROG}: the cluster has no worker yet: waiting for one\n")
+                _Driver(client, folder, plan, progress).run()
+        finally:
+            progress.close()
+    stdout.write(
+        f"{sum(progress.counts.values()):,} deals analysed into {quoted(args.out)} "
+        f"({progress.text()}); {plan.done:,} were there before\n"
+    )
+
+
+def analyze_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:  # noqa: ARG001 - no input
+    r"""Run ``freecell analyze`` with the arguments that follow ``analyze``; return the status.
+
+    >>> import io
+    >>> out, err = io.StringIO(), io.StringIO()
+    >>> analyze_main(["1..1000"], io.StringIO(), out, err), err.getvalue()
+    (2, 'freecell analyze: say where the dataset goes: --out DIR\n')
+    """
+    try:
+        args = _parser().parse(argv)
+        request = _request(args)
+    except Answered as answer:
+        stdout.write(answer.text)
+        return EXIT_OK
+    except UsageError as error:
+        stderr.write(f"{_PROG}: {error}\n")
+        return EXIT_BAD_INPUT
+    missing = _missing_extra()
+    if missing is not None:
+        stderr.write(
+            f"{_PROG}: needs the analyze extra ({missing} is missing): pip install {_PACKAGE}\n"
+        )
+        return EXIT_BAD_INPUT
+    from freecell._cli.dataset import FolderError, summary  # noqa: PLC0415 - needs the extra
+
+    try:
+        if args.summary is not None:
+            stdout.writelines(f"{line}\n" for line in summary(Path(args.summary)))
+        else:
+            _analyze(args, request, stdout, stderr)
+    except (_RefusedError, FolderError) as error:
+        stderr.write(f"{_PROG}: {error}\n")
+        return EXIT_BAD_INPUT
+    except _ClusterError as error:
+        stderr.write(f"{_PROG}: {error}\n")
+        return EXIT_FAILURE
+    return EXIT_OK

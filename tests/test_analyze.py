@@ -1,0 +1,676 @@
+"""`freecell analyze`: on a real Dask cluster, into Parquet files, resumable, nothing lost.
+
+No mocks: the command starts its own `LocalCluster`, or uses a cluster of `dask scheduler` and
+`dask worker` processes that this module starts once (two worker processes). That cluster's
+scheduler gives up on a task after one lost worker (Dask's `allowed-failures`, 3 by default,
+so that a deal that kills its worker costs 4 restarts instead of 8), and its workers carry the
+command's test hook: they kill themselves at deal CRASH_DEAL, which no other test here asks for.
+
+Every dataset is checked whole: one row a deal asked for (count == count distinct == N), no
+temporary file left, every solution replayed through `freecell.Game` from pysol-cards' board,
+every `impossible` confirmed by fc-solve's complete scan.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import io
+import json
+import os
+import pty
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import tomllib
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import dask
+import psutil  # type: ignore[import-untyped]
+import pyarrow as pa  # type: ignore[import-untyped]
+import pyarrow.compute as pc  # type: ignore[import-untyped]
+import pyarrow.parquet as pq  # type: ignore[import-untyped]
+import pytest
+from distributed import Client
+from pysol_cards.cards import CardRenderer  # type: ignore[import-untyped]
+from pysol_cards.deal_game import Game as PysolGame  # type: ignore[import-untyped]
+from pysol_cards.random import RandomBase  # type: ignore[import-untyped]
+
+import freecell
+from freecell import Game, Position, deal, parse_position
+from freecell._cli import analyze, dataset
+from freecell._cli.analyze import TEST_HOOK, analyze_main
+from freecell._cli.guard import quoted
+
+ROOT = Path(__file__).resolve().parent.parent
+FREECELL = [sys.executable, "-m", "freecell", "analyze"]
+DASK = str(Path(sys.executable).with_name("dask"))
+CRASH_DEAL = 7777
+"""The deal at which the module cluster's workers kill themselves (the command's test hook)."""
+BUDGET = ["--max-states", "20000"]
+"""A small budget: deals -2 and 36 are unknown within it, the others of 1..40 solved."""
+WAIT = 60.0
+"""The longest wait for a process or a file, in seconds."""
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    """Run analyze_main in this process; return its status, stdout and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    status = analyze_main(list(argv), io.StringIO(), out, err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def rows(folder: Path) -> Any:
+    """Return every row of a folder's files as one table, by deal."""
+    files = sorted(folder.glob("deals-*.parquet"))
+    return pa.concat_tables([pq.read_table(f) for f in files]).sort_by("deal")
+
+
+def metadata(path: Path) -> dict[str, Any]:
+    """Return the freecell metadata of a file."""
+    record: dict[str, Any] = json.loads(pq.read_schema(path).metadata[b"freecell.analyze"])
+    return record
+
+
+def leftovers(folder: Path) -> list[str]:
+    """Return the names of temporary files in a folder."""
+    return [p.name for p in folder.iterdir() if p.name.endswith(".tmp")]
+
+
+def pysol_board(number: int) -> str:
+    """Return pysol-cards' fc-solve board of a Microsoft deal (an independent dealer)."""
+    game = PysolGame("freecell", 1, RandomBase.DEALS_MS, 13)
+    return str(game.calc_deal_string(number, CardRenderer(True)))
+
+
+def fc_solve_proves_impossible(number: int) -> bool:
+    """Tell whether fc-solve's complete scan over single-card moves finds no solution."""
+    program = shutil.which("fc-solve")
+    if program is None:
+        pytest.fail("fc-solve is missing: install Debian's freecell-solver-bin")
+    result = subprocess.run(
+        [program, "-to", "01ABCDE", "-m", "-snx", "-"],
+        input=str(Position.from_deal(deal(number))) + "\n",
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=WAIT,
+        env={"FREECELL_SOLVER_QUIET": "1", "PATH": "/usr/bin:/bin"},
+    )
+    return "I could not solve this game." in result.stdout
+
+
+def check_dataset(folder: Path, deals: list[int]) -> Any:
+    """Check a folder holds one valid row per deal and nothing else; return its rows."""
+    table = rows(folder)
+    assert table.num_rows == pc.count_distinct(table["deal"]).as_py() == len(deals)
+    assert table["deal"].to_pylist() == sorted(deals)
+    assert leftovers(folder) == []
+    for path in folder.glob("deals-*.parquet"):
+        record = metadata(path)
+        held = pq.read_table(path, columns=["deal"])["deal"].to_pylist()
+        intervals = dataset.parse_intervals(record["deals"])
+        assert held == [n for a, b in intervals for n in range(a, b + 1)]
+        assert path.name == dataset.chunk_name(dataset.parse_intervals(record["chunk"])[0])
+        assert record["version"] == freecell.__version__
+    for row in table.to_pylist():
+        if row["result"] == "solved":
+            moves = row["solution"].split()
+            assert row["moves"] == len(moves)
+            start = Position.from_deal(deal(row["deal"]))
+            if row["deal"] > 0:
+                start = parse_position(pysol_board(row["deal"]))
+            game = Game(start)
+            for move in moves:
+                game.push(move)
+            assert game.is_won(), row["deal"]
+            assert row["difficulty"] in range(1, 6)
+        else:
+            assert row["moves"] is row["solution"] is row["difficulty"] is None
+        if row["result"] == "impossible":
+            assert fc_solve_proves_impossible(row["deal"])
+    return table
+
+
+def wait_for(condition: Any, process: subprocess.Popen[str] | None = None) -> None:
+    """Wait until condition() is true; fail if the process ends first, or after WAIT."""
+    deadline = time.monotonic() + WAIT
+    while not condition():
+        assert process is None or process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "waited too long"
+        time.sleep(0.02)
+
+
+def group_ends(pgid: int) -> bool:
+    """Wait until no process of a process group runs; tell whether that happened in time.
+
+    A process that has ended but is not yet reaped (a zombie) no longer runs: Python's
+    resource tracker ends after the command, its parent, and waits a moment for init.
+    """
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        running = []
+        for process in psutil.process_iter(["status"]):
+            with contextlib.suppress(psutil.Error, ProcessLookupError):
+                if os.getpgid(process.pid) == pgid and process.status() != psutil.STATUS_ZOMBIE:
+                    running.append(process)
+        if not running:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def files_of(folder: Path) -> dict[str, int]:
+    """Return each data file of a folder with its inode and modification time, to see rewrites."""
+    return {p.name: p.stat().st_mtime_ns ^ p.stat().st_ino for p in folder.glob("deals-*.parquet")}
+
+
+# --- fixtures ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Start `dask scheduler` and `dask worker` (two processes); yield the scheduler's address."""
+    folder = tmp_path_factory.mktemp("cluster")
+    file = folder / "scheduler.json"
+    env = {
+        **os.environ,
+        "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "1",
+        "DASK_DISTRIBUTED__SCHEDULER__WORKER_SATURATION": "1.0",
+        "DASK_LOGGING__DISTRIBUTED": "critical",
+    }
+    common = ["--no-dashboard", "--scheduler-file", str(file)]
+    scheduler = subprocess.Popen(
+        [DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", *common],
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    workers = subprocess.Popen(
+        [
+            DASK,
+            "worker",
+            "--nworkers",
+            "2",
+            "--nthreads",
+            "1",
+            "--local-directory",
+            str(folder),
+            *common,
+        ],
+        env={**env, TEST_HOOK: str(CRASH_DEAL)},
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_for(file.exists)
+        time.sleep(0.1)  # the file is written whole, but not atomically
+        address = str(json.loads(file.read_text())["address"])
+        with Client(address, timeout=WAIT) as client:
+            client.wait_for_workers(2, timeout=WAIT)
+        yield address
+    finally:
+        for process in (workers, scheduler):
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def embedded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int, str, str]:
+    """Run `freecell analyze -2..30` on its own LocalCluster, stderr on a terminal.
+
+    Returns the folder, the exit status, stdout and what the terminal showed.
+    """
+    folder = tmp_path_factory.mktemp("embedded") / "out"
+    command = [*FREECELL, "-2..30", "--chunk", "8", "--workers", "2", *BUDGET, "--out", str(folder)]
+    primary, secondary = pty.openpty()
+    shown: list[bytes] = []
+
+    def read() -> None:
+        while True:
+            try:
+                data = os.read(primary, 4096)
+            except OSError:  # the terminal closed
+                return
+            if not data:
+                return
+            shown.append(data)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        result = subprocess.run(
+            command, stderr=secondary, capture_output=False, stdout=subprocess.PIPE,
+            text=True, check=False, timeout=WAIT,
+        )  # fmt: skip
+    finally:
+        os.close(secondary)
+        reader.join(timeout=WAIT)
+        os.close(primary)
+    return folder, result.returncode, result.stdout, b"".join(shown).decode(errors="replace")
+
+
+# --- the tests --------------------------------------------------------------------------------
+
+
+class TestEmbeddedCluster:
+    """The default: a LocalCluster that the command starts and stops."""
+
+    def test_every_deal_once_in_valid_rows(self, embedded: tuple[Path, int, str, str]) -> None:
+        """Deals -2..30 get one row each, solutions that win, -1 impossible and -2 unknown."""
+        folder, status, out, _ = embedded
+        assert status == 0
+        assert out == (
+            f"32 deals analysed into {quoted(str(folder))} (solved 30, impossible 1, unknown 1, "
+            "error 0); 0 were there before\n"
+        )
+        table = check_dataset(folder, [-2, -1, *range(1, 31)])
+        results = dict(zip(table["deal"].to_pylist(), table["result"].to_pylist(), strict=True))
+        assert (results[-2], results[-1]) == ("unknown", "impossible")
+        assert table.schema.equals(dataset.SCHEMA, check_metadata=False)
+
+    def test_files_are_chunks_aligned_to_deal_numbers(
+        self, embedded: tuple[Path, int, str, str]
+    ) -> None:
+        """One file a chunk of 8 (and one for -2 and -1), its metadata naming what it holds."""
+        folder = embedded[0]
+        names = sorted(p.name for p in folder.glob("deals-*.parquet"))
+        assert names == [
+            "deals--2..-1.parquet",
+            "deals-0000000001..0000000008.parquet",
+            "deals-0000000009..0000000016.parquet",
+            "deals-0000000017..0000000024.parquet",
+            "deals-0000000025..0000000032.parquet",
+        ]
+        record = metadata(folder / names[-1])
+        assert record == {
+            "version": freecell.__version__,
+            "max_states": 20000,
+            "timeout": None,
+            "chunk_size": 8,
+            "chunk": "25..32",
+            "deals": "25..30",
+        }
+
+    def test_progress_on_a_terminal(self, embedded: tuple[Path, int, str, str]) -> None:
+        """On a terminal, a tqdm bar shows deals done, the rate and the count of each result."""
+        shown = embedded[3]
+        assert "32/32" in shown
+        assert "deal/s" in shown
+        assert "solved 30, impossible 1, unknown 1, error 0" in shown
+        assert "Traceback" not in shown
+
+    def test_interrupted_then_resumed(self, tmp_path: Path, cluster: str) -> None:
+        """Ctrl-C (130), then SIGTERM (143): whole files kept, no process left; a rerun ends it."""
+        folder = tmp_path / "out"
+        command = [*FREECELL, "1..200", "--chunk", "10", *BUDGET, "--out", str(folder)]
+        before: dict[str, int] = {}
+        for stop, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+            with subprocess.Popen(
+                command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                start_new_session=True,
+            ) as process:  # fmt: skip
+                had = len(before)
+                wait_for(lambda had=had: len(files_of(folder)) > had, process)
+                if stop == signal.SIGINT:  # Ctrl-C reaches the whole process group
+                    os.killpg(process.pid, stop)
+                else:
+                    process.send_signal(stop)
+                out, err = process.communicate(timeout=WAIT)
+            assert (process.returncode, out, err) == (status, "", "")
+            assert group_ends(process.pid), "a process of the command was left behind"
+            assert leftovers(folder) == []
+            now = files_of(folder)
+            assert {name: now[name] for name in before} == before  # finished files kept
+            assert len(now) < 20  # it was stopped before the end
+            before = now
+        status, out, _ = run("1..200", "--chunk", "10", *BUDGET, "--out", str(folder),
+                             "--scheduler", cluster)  # fmt: skip
+        assert status == 0
+        assert out.endswith(f"; {10 * len(before)} were there before\n")
+        check_dataset(folder, list(range(1, 201)))
+        assert {name: files_of(folder)[name] for name in before} == before
+
+
+class TestExistingCluster:
+    """`--scheduler`: a cluster of `dask scheduler` and `dask worker` processes."""
+
+    def test_same_rows_as_the_embedded_cluster(
+        self, tmp_path: Path, cluster: str, embedded: tuple[Path, int, str, str]
+    ) -> None:
+        """The rows are the embedded cluster's, all but the seconds (the search is exact)."""
+        folder = tmp_path / "out"
+        args = ["-2..30", "--chunk", "8", *BUDGET, "--out", str(folder), "--scheduler", cluster]
+        status, out, err = run(*args)
+        assert (status, err) == (0, "")
+        assert "32 deals analysed" in out
+        ours = check_dataset(folder, [-2, -1, *range(1, 31)]).drop_columns(["seconds"])
+        assert ours.equals(rows(embedded[0]).drop_columns(["seconds"]))
+
+    def test_a_killed_worker_loses_nothing(self, tmp_path: Path, cluster: str) -> None:
+        """A worker SIGKILLed mid-run: its chunk runs again, every deal is there once."""
+        folder = tmp_path / "out"
+        command = [*FREECELL, "1..240", "--chunk", "10", *BUDGET, "--out", str(folder),
+                   "--scheduler", cluster]  # fmt: skip
+        with Client(cluster, timeout=WAIT) as client:
+            pids = client.run(os.getpid)
+            with subprocess.Popen(
+                command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            ) as process:
+                wait_for(lambda: files_of(folder), process)
+                os.kill(next(iter(pids.values())), signal.SIGKILL)
+                assert process.poll() is None  # mid-run
+                out, err = process.communicate(timeout=WAIT)
+            client.wait_for_workers(2, timeout=WAIT)  # the nanny started another
+        assert (process.returncode, err) == (0, "")
+        assert out.startswith("240 deals analysed")
+        table = check_dataset(folder, list(range(1, 241)))
+        assert "error" not in table["result"].to_pylist()
+
+    def test_a_deal_that_kills_its_worker_every_time(self, tmp_path: Path, cluster: str) -> None:
+        """The deal becomes an `error` row, its chunk's other deals are solved, nothing hangs."""
+        folder = tmp_path / "out"
+        status, out, _ = run(f"{CRASH_DEAL - 4}..{CRASH_DEAL + 3}", "--chunk", "5", *BUDGET,
+                             "--out", str(folder), "--scheduler", cluster)  # fmt: skip
+        assert status == 0
+        assert "error 1" in out
+        table = check_dataset(folder, list(range(CRASH_DEAL - 4, CRASH_DEAL + 4)))
+        errors = table.filter(pc.equal(table["result"].cast(pa.string()), "error"))
+        assert errors.to_pylist() == [
+            {"deal": CRASH_DEAL, "result": "error", "moves": None, "solution": None,
+             "states": None, "seconds": None, "difficulty": None}
+        ]  # fmt: skip
+
+    def test_timeout_is_a_safety_valve(self, tmp_path: Path, cluster: str) -> None:
+        """--timeout stops a search that the budget in states would let run: it is unknown."""
+        folder = tmp_path / "out"
+        status, _, _ = run("-2", "--timeout", "0.2", "--max-states", "5000000",
+                           "--out", str(folder), "--scheduler", cluster)  # fmt: skip
+        assert status == 0
+        (row,) = rows(folder).to_pylist()
+        assert row["result"] == "unknown"
+        assert row["states"] < 5_000_000
+        assert metadata(folder / "deals--2..-1.parquet")["timeout"] == 0.2
+
+    def test_retry_unknown(self, tmp_path: Path, cluster: str) -> None:
+        """--retry-unknown solves only the unknown deals again, and stamps every file anew."""
+        folder = tmp_path / "out"
+        args = ["--out", str(folder), "--scheduler", cluster]
+        assert run("1..30", "--chunk", "10", "--max-states", "450", *args)[0] == 0
+        first = rows(folder)
+        unknown = pc.equal(first["result"].cast(pa.string()), "unknown")
+        assert 0 < pc.sum(unknown).as_py() < 30
+        assert run("--retry-unknown", *BUDGET, *args)[0] == 0
+        second = check_dataset(folder, list(range(1, 31)))
+        assert "unknown" not in second["result"].to_pylist()
+        kept = first.filter(pc.invert(unknown))  # solved at 450 states: the same rows, untouched
+        assert second.filter(pc.is_in(second["deal"], value_set=kept["deal"])).equals(kept)
+        assert {metadata(p)["max_states"] for p in folder.glob("*.parquet")} == {20000}
+        assert run("--retry-unknown", *BUDGET, *args)[:2] == (
+            0,
+            f"no unknown deal left to retry in {quoted(str(folder))}\n",
+        )
+
+
+class TestFolder:
+    """The files are the record: resuming, merging, and what the command refuses."""
+
+    @pytest.fixture
+    def done(self, tmp_path: Path, embedded: tuple[Path, int, str, str]) -> Path:
+        """Return a copy of the embedded run's folder."""
+        folder = tmp_path / "out"
+        shutil.copytree(embedded[0], folder)
+        return folder
+
+    def test_a_rerun_solves_only_what_no_file_holds(self, done: Path, cluster: str) -> None:
+        """A missing file is made again, a leftover temporary file goes, other files stay."""
+        (done / "deals-0000000009..0000000016.parquet").unlink()
+        (done / ".deals-0000000017..0000000024.parquet.12345.tmp").write_bytes(b"partial")
+        before = files_of(done)
+        status, out, _ = run("-2..30", *BUDGET, "--out", str(done), "--scheduler", cluster)
+        counts = "(solved 8, impossible 0, unknown 0, error 0)"
+        assert (status, out.split(";")[0]) == (
+            0,
+            f"8 deals analysed into {quoted(str(done))} {counts}",
+        )
+        assert {name: files_of(done)[name] for name in before} == before
+        check_dataset(done, [-2, -1, *range(1, 31)])
+
+    def test_nothing_to_do_needs_no_cluster(self, done: Path) -> None:
+        """When every deal has a row, no scheduler is contacted (this one answers nothing)."""
+        status, out, err = run(
+            "1..30", *BUDGET, "--out", str(done), "--scheduler", "tcp://127.0.0.1:9"
+        )
+        assert (status, out, err) == (0, f"all 30 deals are already in {quoted(str(done))}\n", "")
+
+    def test_new_deals_join_their_chunk_file(self, done: Path, cluster: str) -> None:
+        """Deals added to a chunk that has a file are merged into it; its rows stay as they were."""
+        old = rows(done)
+        status, _, _ = run("31..40", *BUDGET, "--out", str(done), "--scheduler", cluster)
+        assert status == 0
+        table = check_dataset(done, [-2, -1, *range(1, 41)])
+        assert metadata(done / "deals-0000000025..0000000032.parquet")["deals"] == "25..32"
+        assert table.filter(pc.is_in(table["deal"], value_set=old["deal"])).equals(old)
+
+    def test_rows_of_deals_a_file_holds_are_dropped(self, done: Path) -> None:
+        """A chunk's result that arrives for deals its file already holds adds nothing."""
+        path = done / "deals-0000000001..0000000008.parquet"
+        old = pq.read_table(path)
+        late = dataset.table(analyze.error_rows(range(1, 10)))
+        assert dataset.merge(old, late, replace=False).to_pylist() == [
+            *old.to_pylist(), *late.slice(8).to_pylist()
+        ]  # fmt: skip
+        assert dataset.merge(old, late, replace=True).equals(late)
+
+    @pytest.mark.parametrize(
+        ("args", "message"),
+        [
+            (["--max-states", "999"], "was analysed with --max-states 20000, not 999: use that"),
+            ([*BUDGET, "--chunk", "10"], "holds chunks of 8 deals: leave out --chunk"),
+            (["--retry-unknown", "--max-states", "999"], "--retry-unknown needs at least that"),
+        ],
+    )
+    def test_another_budget_or_chunk_is_refused(
+        self, done: Path, args: list[str], message: str
+    ) -> None:
+        """A folder written with another budget or chunk size is refused, and left as it was."""
+        deals = [] if "--retry-unknown" in args else ["1..40"]
+        before = files_of(done)
+        status, out, err = run(*deals, *args, "--out", str(done))
+        assert (status, out) == (2, "")
+        assert message in err
+        assert len(err.splitlines()) == 1
+        assert files_of(done) == before
+
+    def test_another_version_is_refused(self, done: Path) -> None:
+        """A folder written by another version of the package is refused."""
+        path = done / "deals--2..-1.parquet"
+        stamp = dataset.Stamp("0.0.1", 20000, None, 8)
+        dataset.write(done, (-2, -1), pq.read_table(path), [(-2, -1)], stamp)
+        status, _, err = run("1", *BUDGET, "--out", str(done))
+        assert status == 2
+        assert err == (
+            f"freecell analyze: {quoted(str(done))} was analysed by freecell 0.0.1, not "
+            f"{freecell.__version__}: use another folder\n"
+        )
+
+    def test_a_folder_in_use_is_refused(self, done: Path) -> None:
+        """Two runs never write one folder: the second is refused while the first holds it."""
+        with (done / dataset.LOCK_NAME).open("a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            status, _, err = run("31", *BUDGET, "--out", str(done))
+        message = f"freecell analyze: {quoted(str(done))} is in use by another freecell analyze\n"
+        assert (status, err) == (2, message)
+
+
+class TestSummary:
+    """`freecell analyze --summary DIR`: computed over the files with pyarrow.compute."""
+
+    def test_summary(self, embedded: tuple[Path, int, str, str]) -> None:
+        """Counts per result, the impossible deals, lengths, states and the grades."""
+        folder = embedded[0]
+        table = rows(folder).to_pylist()
+        grades = Counter(row["difficulty"] for row in table if row["difficulty"])
+        status, out, _ = run("--summary", str(folder))
+        assert status == 0
+        lines = out.splitlines()
+        assert lines[:3] == [
+            f"32 deals in 5 files (freecell {freecell.__version__}, --max-states 20000)",
+            "results: solved 30, impossible 1, unknown 1, error 0",
+            "impossible: -1",
+        ]
+        assert lines[3].startswith("solution length in moves: median ")
+        assert lines[4].startswith("states of the solved deals: median ")
+        assert lines[5] == "difficulty: " + ", ".join(f"{g}: {grades[g]}" for g in range(1, 6))
+
+    def test_a_folder_without_files(self, tmp_path: Path) -> None:
+        """A folder that holds no file of the command is one line and status 2."""
+        assert run("--summary", str(tmp_path)) == (
+            2,
+            "",
+            f"freecell analyze: {quoted(str(tmp_path))} holds no file of freecell analyze\n",
+        )
+
+
+class TestBadInput:
+    """Bad input: one line on stderr, nothing on stdout, status 2, no traceback."""
+
+    @pytest.mark.parametrize(
+        ("args", "message"),
+        [
+            (["0", "--out", "x"], "invalid deal number '0'"),
+            (["5..3", "--out", "x"], "invalid range '5..3'"),
+            (["1..", "--out", "x"], "invalid range '1..'"),
+            (["--out", "x"], "name at least one deal or range"),
+            (["1..10"], "say where the dataset goes: --out DIR"),
+            (["1", "--out", "x", "--chunk", "0"], "write a whole number of at least 1, not '0'"),
+            (["1", "--out", "x", "--workers", "2", "--scheduler", "tcp://h:1"], "--workers"),
+            (["1", "--summary", "x"], "--summary DIR reads a dataset"),
+            (["1", "--retry-unknown", "--out", "x"], "name no deals"),
+            (["1", "--out", "/sys/kernel"], "cannot write into '/sys/kernel': "),
+            (["1", "--out", "/proc/analysis"], "cannot write into '/proc/analysis': "),
+        ],
+    )
+    def test_bad_input(self, args: list[str], message: str) -> None:
+        """Each bad command line or folder is refused before any work."""
+        status, out, err = run(*args)
+        assert (status, out) == (2, "")
+        assert err.startswith("freecell analyze: ")
+        assert message in err
+        assert len(err.splitlines()) == 1
+
+    def test_out_is_a_file(self, tmp_path: Path) -> None:
+        """--out naming a file is refused."""
+        file = tmp_path / "file"
+        file.write_text("")
+        assert run("1", "--out", str(file)) == (
+            2, "", f"freecell analyze: --out {quoted(str(file))} is a file, not a folder\n"
+        )  # fmt: skip
+
+    def test_a_scheduler_that_never_answers(self, tmp_path: Path) -> None:
+        """A scheduler that accepts the connection and says nothing: refused at the timeout."""
+        with socket.create_server(("127.0.0.1", 0)) as silent:
+            address = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
+            with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+                start = time.monotonic()
+                status, out, err = run("1", "--out", str(tmp_path), "--scheduler", address)
+        assert time.monotonic() - start < 10
+        assert (status, out) == (2, "")
+        assert err == f"freecell analyze: no Dask scheduler answered at {address!r} within 1 s\n"
+
+    def test_without_the_extra(self, tmp_path: Path) -> None:
+        """Without distributed installed, the command says what to install (status 2)."""
+        code = (
+            "import sys; sys.modules['distributed'] = None; from freecell._cli import main; "
+            f"sys.exit(main(['analyze', '1', '--out', {str(tmp_path)!r}]))"
+        )
+        result = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=WAIT
+        )
+        assert (result.returncode, result.stdout) == (2, "")
+        assert result.stderr == (
+            "freecell analyze: needs the analyze extra (distributed is missing): "
+            "pip install 'freecell-deals[analyze]'\n"
+        )
+
+    def test_help(self) -> None:
+        """--help prints the usage and exits 0."""
+        status, out, _ = run("--help")
+        assert status == 0
+        assert out.startswith("usage: freecell analyze")
+        assert "--scheduler" in out
+
+
+class TestPackaging:
+    """The extra is optional: nothing of it is imported by the package, and its pins are tested."""
+
+    def test_import_freecell_imports_no_extra(self) -> None:
+        """`import freecell` (and the analyze command's module) imports no Dask or pyarrow."""
+        code = (
+            "import sys, freecell, freecell._cli, freecell._cli.analyze; "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & "
+            "{'dask', 'distributed', 'pyarrow', 'tqdm'}))"
+        )
+        result = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=WAIT
+        )
+        assert result.stdout == "[]\n"
+
+    def test_the_extra_is_pinned_in_the_test_group(self) -> None:
+        """Every pin of the analyze extra is in the test dependency group, the same."""
+        project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+        extra = project["project"]["optional-dependencies"]["analyze"]
+        assert extra
+        assert all("==" in pin for pin in extra)
+        group = project["dependency-groups"]["test"]
+        assert set(extra) <= {pin for pin in group if isinstance(pin, str)}
+
+
+class TestPlanning:
+    """Deals become chunks aligned to their numbers, whatever the ranges asked for."""
+
+    def test_overlapping_ranges_are_one(self) -> None:
+        """Ranges that overlap or touch are merged: every deal is asked for once."""
+        intervals = [i for text in ("1..10", "5..20", "21", "-1", "-2..3") for i in
+                     analyze.deal_intervals(text)]  # fmt: skip
+        assert analyze.merged(intervals) == [(-2, -1), (1, 21)]
+
+    def test_the_whole_range_stays_lazy(self) -> None:
+        """The whole range of deals is planned without a list of its numbers."""
+        (whole,) = analyze.merged(analyze.deal_intervals("-2..8589934591"))[1:]
+        assert whole == (1, 2**33 - 1)
+        chunks = analyze.chunks([whole], 1000)
+        assert next(chunks) == ((1, 1000), [(1, 1000)])
+        assert analyze.chunk_of(2**33 - 1, 1000) == (8589934001, 2**33 - 1)
+
+    @pytest.mark.parametrize("size", [1, 3, 7, 10])
+    def test_chunks_cover_each_deal_once(self, size: int) -> None:
+        """Chunks are aligned to the size and hold every deal asked for, once."""
+        wanted = [(-2, -1), (4, 9), (13, 13), (15, 31)]
+        planned = list(analyze.chunks(wanted, size))
+        deals = [n for _, parts in planned for a, b in parts for n in range(a, b + 1)]
+        assert deals == [n for a, b in wanted for n in range(a, b + 1)]
+        for (first, last), parts in planned:
+            assert first < 0 or ((first - 1) % size == 0 and last - first + 1 == size)
+            assert all(first <= a <= b <= last for a, b in parts)
+
+    def test_intervals_read_back(self) -> None:
+        """The metadata's deals read back as written."""
+        intervals = ((-2, -1), (1, 1), (3, 1000), (2**33 - 1, 2**33 - 1))
+        assert dataset.parse_intervals(dataset.format_intervals(intervals)) == intervals
+
+    def test_the_worker_columns_are_the_schema(self) -> None:
+        """What a worker sends back has the dataset's columns, in order."""
+        assert list(analyze.COLUMNS) == dataset.SCHEMA.names
