@@ -6,8 +6,9 @@
         [--network fast|slow]                as a CDN over a shaped link (10 or 1.6 Mbit/s)
     python3 build.py test [PYTEST ARGS...]   build, lint, type-check and run every test
     python3 build.py bench                   measure the dealer, the page (on loopback and over
-                                             shaped networks), the solver and `freecell analyze`
-                                             against `freecell solve` (docs/performance.md)
+                                             shaped networks, and Lighthouse's mobile audit), the
+                                             solver and `freecell analyze` against `freecell solve`
+                                             (docs/performance.md)
     python3 build.py wheel                   build the wheel into build/wheel/
 
 Every command first creates or updates the virtual environment `.venv` with the dependency
@@ -375,6 +376,7 @@ def command_bench() -> None:
     run(VENV_PYTHON, ROOT / "bench" / "bench_analyze.py")  # FREECELL_ANALYZE_DEALS=N: 1..N only
     run(VENV_PYTHON, ROOT / "bench" / "bench_hints.py")
     run(VENV_PYTHON, ROOT / "bench" / "bench_network.py")
+    run(VENV_PYTHON, ROOT / "bench" / "bench_lighthouse.py")
 
 
 def main() -> None:

@@ -1,13 +1,15 @@
 """Compare the deal changes of several builds side by side, in one browser, round by round.
 
     .venv/bin/python bench/bench_builds.py before=/path/to/old/dist now=dist
+    .venv/bin/python bench/bench_builds.py --phone before=/path/to/old/dist now=dist
 
 Each build is served on its own port and opened in its own context (?deal=1, then a rest once
 ready); then, round after round, each page clicks Next 25 times with bench_web.py's script: the
-time to the new board in the DOM and to the frame that shows it painted. A slow or busy machine
-slows every build alike, so the ratios hold where absolute figures do not. To get an older
-build: `git worktree add /tmp/old <rev>`, link web/node_modules and .venv into it, and run
-`python3 build.py` there.
+time to the new board in the DOM and to the frame that shows it painted. The pages are 1280 x 800
+desktops, or with --phone 360 x 740 touch phones (is_mobile, has_touch, 2 device pixels a pixel).
+A slow or busy machine slows every build alike, so the ratios hold where absolute figures do
+not. To get an older build: `git worktree add /tmp/old <rev>`, link web/node_modules and .venv
+into it, and run `python3 build.py` there.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import argparse
 import sys
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 from bench_web import DEAL_CHANGES_SCRIPT, SETTLE_MS, percentile
 from playwright.sync_api import Page, sync_playwright
@@ -29,6 +32,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("builds", nargs="+", metavar="NAME=DIST", help="a name and a dist/")
     parser.add_argument("--rounds", type=int, default=8, help="rounds of 25 changes (8)")
+    parser.add_argument("--phone", action="store_true", help="a 360 x 740 touch phone's pages")
     args = parser.parse_args()
     builds = dict(item.split("=", 1) for item in args.builds)
     for name, folder in builds.items():
@@ -44,7 +48,13 @@ def main() -> None:
         pages: dict[str, Page] = {}
         for name, folder in builds.items():
             base = stack.enter_context(serve(Path(folder)))
-            page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+            device: dict[str, Any] = (
+                {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
+                 "device_scale_factor": 2}
+                if args.phone
+                else {"viewport": {"width": 1280, "height": 800}}
+            )  # fmt: skip
+            page = browser.new_context(**device).new_page()
             page.goto(f"{base}index.html?deal=1")
             page.wait_for_selector("html[data-state=ready]")
             page.wait_for_timeout(SETTLE_MS)

@@ -124,7 +124,7 @@ def settle(page: Page) -> None:
     """Make a running page ready for the next test: nothing open or picked up, auto-move on.
 
     Escape closes a dialog, puts a picked-up card down and stops Solve; the menu closes with
-    its toggle.
+    its toggle. Tap-to-move is as the device starts it: on for a touch screen, off for a mouse.
     """
     blur(page)
     for _ in range(2):
@@ -135,6 +135,10 @@ def settle(page: Page) -> None:
     if not page.locator("input#auto").is_checked():
         menu(page)
         page.locator("input#auto").check()
+    coarse = page.evaluate("() => matchMedia('(pointer: coarse)').matches")
+    if page.locator("input#tap-to-move").is_checked() != coarse:
+        menu(page)
+        page.locator("input#tap-to-move").set_checked(coarse)
     toggle = page.locator(".more-toggle")
     if toggle.get_attribute("aria-expanded") == "true":
         toggle.click()
@@ -215,6 +219,13 @@ def menu(page: Page) -> None:
     toggle = page.locator(".more-toggle")
     if toggle.get_attribute("aria-expanded") != "true":
         toggle.click()
+
+
+def tap_to_move(page: Page, on: bool) -> None:
+    """Turn the "⋯" menu's #tap-to-move on or off (on a phone it starts on), and close the menu."""
+    menu(page)
+    page.locator("input#tap-to-move").set_checked(on)
+    page.locator(".more-toggle").click()
 
 
 def blur(page: Page) -> None:

@@ -28,6 +28,7 @@ from freecell import (
     parse_card,
     parse_position,
 )
+from freecell._clicks import best_move_for, why_stuck
 
 SOLUTIONS = Path(__file__).parent / "data" / "solutions"
 SOLVED_DEALS = sorted(
@@ -632,7 +633,7 @@ class TestInterface:
         assert game.moves_from("c") == []
 
     def test_best_move_prefers_the_foundations(self) -> None:
-        """A double click on a card that can go home sends it home."""
+        """A tap on a card that can go home sends it home."""
         game = Game(layout("KH QS", "AC", cells="- - - -"))
         assert game.best_move_for("AC") == Move("2", "h")
 
@@ -643,11 +644,34 @@ class TestInterface:
         assert game.best_move_for("QD") == Move("3", "8")
         assert game.best_move_for("KH") == Move("1", "a")
 
+    def test_best_move_onto_the_longest_run(self) -> None:
+        """Of two cascades that take a card, the one whose bottom run it makes longest wins."""
+        game = Game(layout("3C 7C", "9C 8H 7S", "", "KC 6H", "AS AH AD AC"))
+        assert game.best_move_for("6H") == Move("4", "2")
+        game = Game(layout("3C 7C", "KC 6D", "9C 8H 7S", "AS AH AD AC"))
+        assert game.best_move_for("6D") == Move("2", "3")  # the longer run, though right
+
+    def test_best_move_for_equal_runs_is_leftmost(self) -> None:
+        """Two cascades whose runs are as long: the leftmost takes the card."""
+        game = Game(layout("3C 7S", "4D 7C", "KC 6H", "AS AH AD AC"))
+        assert game.best_move_for("6H") == Move("3", "1")
+
+    def test_best_move_empty_cascade_before_free_cell(self) -> None:
+        """A card that fits on no card goes to an empty cascade before a free cell."""
+        game = Game(layout("KH QS 5D", "", "KC", "KD", "KS", "AC AD AH AS"))
+        assert game.best_move_for("5D") == Move("1", "2")
+
+    def test_best_move_never_moves_a_whole_cascade_to_an_empty_one(self) -> None:
+        """A card alone in its cascade goes to a free cell, not to another empty cascade."""
+        game = Game(layout("KH", "5S", "", "", "", "AC AD AH AS"))
+        assert game.best_move_for("KH") == Move("1", "a")
+        assert game.best_move_for("5S") == Move("2", "a")
+
     def test_best_move_for_a_full_free_cells(self) -> None:
-        """With no empty free cell, a bottom card goes to an empty cascade."""
-        game = Game(layout("KH", "QH", "", "", "", "AC AD AH AS", cells="KC KD KS QD"))
-        assert game.best_move_for("QH") == Move("2", "3")
-        assert game.best_move_for("KH") == Move("1", "3")
+        """With no empty free cell, a bottom card goes to an empty cascade; alone, nowhere."""
+        game = Game(layout("KH 5S", "QH", "", "", "", "AC AD AH AS", cells="KC KD KS QD"))
+        assert game.best_move_for("5S") == Move("1", "3")
+        assert game.best_move_for("QH") is None
 
     def test_best_move_for_a_card_in_a_run(self) -> None:
         """A card higher in a run takes the cards below it along."""
@@ -672,6 +696,45 @@ class TestInterface:
         assert game.best_move_for("QH") == Move("a", "3")
         game = Game(layout("KH", "KD", cells="QC - - -"))
         assert game.best_move_for("QC") == Move("a", "h")
+
+    @pytest.mark.parametrize(
+        ("position", "card", "code", "params"),
+        [
+            (layout("KS QH 2C", "KC"), "QH", "card-covered", {"card": "QH"}),
+            (layout("KS QH 2C", "KC"), "AC", "from-foundation", {}),
+            (
+                layout("KS QH JC TD 9S", "KC", "KD", "KH", "AS AH AD AC", "5C", "6C",
+                       cells="5D 5H 5S -"),
+                "QH",
+                "card-run-limit",
+                {"card": "QH", "count": 4, "max": 2},
+            ),
+            (layout("KH", "QH", "", "", "", "AC AD AH AS", cells="KC KD KS QD"), "QH",
+             "card-stuck", {"card": "QH"}),
+        ],
+    )  # fmt: skip
+    def test_why_stuck(
+        self, position: Position, card: str, code: str, params: dict[str, object]
+    ) -> None:
+        """A card with no best move says why: covered, home, too long a run, or nowhere."""
+        assert best_move_for(position, card) is None
+        error = why_stuck(position, card)
+        assert (error.code, error.params) == (code, params)
+
+    def test_every_best_move_is_legal(self) -> None:
+        """Along a solution, every card's best move is legal, and none moves a whole cascade."""
+        game = Game.from_deal_number(617)
+        for move in solution(617):
+            position = game.position
+            for card in [c for cascade in position.cascades for c in cascade]:
+                best = best_move_for(position, card)
+                if best is None:
+                    continue
+                assert position.is_legal(best)
+                source = position.cascades[CASCADES.index(best.source)]
+                whole = best.target in CASCADES and (best.count or 1) == len(source)
+                assert not (whole and position.card_at(best.target) is None), (best, card)
+            game.push(move)
 
 
 class TestSolutions:

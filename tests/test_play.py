@@ -29,6 +29,7 @@ from helpers import (
     press,
     screenshot_path,
     solution,
+    tap_to_move,
 )
 
 pytestmark = pytest.mark.browser
@@ -422,6 +423,8 @@ class TestLook:
         moves = solution(617)[:70]
         page = pages(**options)
         open_game(page, site_url, 617, moves)
+        if options.get("has_touch"):
+            tap_to_move(page, on=False)  # a tap would play the card, not pick it up
         longest = max(len(column) for column in engine_table(617, moves)["cascades"])
         assert longest >= 12
         page.locator("#board [data-column] [data-card]").last.click()

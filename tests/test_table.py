@@ -29,6 +29,7 @@ from helpers import (
     press,
     screenshot_path,
     solution,
+    tap_to_move,
 )
 
 pytestmark = pytest.mark.browser
@@ -418,6 +419,8 @@ class TestEverySize:
         }
         page = pages(**{**phone, "reduced_motion": "reduce"})
         boot(page, f"{shots['start']}&lang=en")
+        if phone:
+            tap_to_move(page, on=False)  # a tap picks a card up, for the selection's screenshots
         for width, height in sizes:
             page.set_viewport_size({"width": width, "height": height})
             for language in ("en", "ru"):

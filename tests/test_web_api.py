@@ -240,6 +240,13 @@ class TestPlayCard:
 
     def test_nowhere(self, session: Session) -> None:
         """A card with no move gets a message and nothing changes."""
+        session.new_game("617", "8a,8b,8c,8d")  # 2S, in free cell b, fits nowhere
+        data = reply(session.play_card("2S", True))
+        assert (data["ok"], data["code"], data["game"]["moves"]) == (
+            False,
+            "card-stuck",
+            ["8a", "8b", "8c", "8d"],
+        )
         session.new_game("1")
         data = reply(session.play_card("AH", True))
         assert data["ok"] is False
@@ -410,7 +417,7 @@ class TestErrorCodes:
     def test_card_stuck_and_history(self, session: Session) -> None:
         """Play card, undo, redo and restart refusals carry their codes."""
         session.new_game("1")
-        assert refusal(session.play_card("AH")) == ("card-stuck", {"card": "AH"})
+        assert refusal(session.play_card("AH")) == ("card-covered", {"card": "AH"})
         assert refusal(session.play_card("1X")) == ("card-invalid", {"text": "1X"})
         assert refusal(session.undo()) == ("nothing-to-undo", {})
         assert refusal(session.redo()) == ("nothing-to-redo", {})

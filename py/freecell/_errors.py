@@ -94,7 +94,7 @@ MESSAGES: Final[Mapping[str, str]] = {
         "the run that fits on {onto} at the bottom of cascade {target} is {cards:card} "
         "({cards:codes}), not {count}"
     ),
-    # a card and a place that make no move (freecell._clicks.find_move)
+    # a card and a place that make no move (freecell._clicks.find_move, why_stuck)
     "from-foundation": "cards leave from a cascade or a free cell, never from the foundations",
     "no-place": _INVALID + "there is no place {place!r}",
     "same-place": "the card is already there",
@@ -110,6 +110,8 @@ MESSAGES: Final[Mapping[str, str]] = {
         "{below} below it"
     ),
     "card-stuck": "{card:name} has nowhere to go.",
+    "card-covered": "{card:name} is covered by cards out of sequence with it",
+    "card-run-limit": "{card:name} heads a run of {count:card}, and only {max:card} can move now",
     # the history (freecell._history.Game)
     "nothing-to-undo": "nothing to undo: no move has been played",
     "nothing-to-redo": "nothing to redo: no move has been undone since the last move",

@@ -201,7 +201,7 @@ class Game:
         return self._position.moves_from(source)
 
     def best_move_for(self, card: Card | str) -> Move | None:
-        """Return the move a double click on a card makes (:func:`freecell._clicks.best_move_for`).
+        """Return the move a tap or a double click on a card makes (``_clicks.best_move_for``).
 
         >>> Game.from_deal_number(617).best_move_for("QH")
         Move.parse('82')

@@ -25,8 +25,8 @@ import json
 from collections.abc import Callable
 from typing import Any, Concatenate, Final, ParamSpec, TypeGuard
 
-from freecell._cards import card_is_red, card_rank, card_suit, card_unicode, parse_card
-from freecell._clicks import best_move_for, find_move
+from freecell._cards import card_is_red, card_rank, card_suit, card_unicode
+from freecell._clicks import best_move_for, find_move, why_stuck
 from freecell._deal import MAX_DEAL, DealNumberError, deal, format_deal, parse_deal_number
 from freecell._errors import ERROR_CODES, CodedError, message, shorten
 from freecell._history import Game, HistoryError, Snapshot
@@ -322,21 +322,23 @@ class Session:
 
     @_with_game
     def play_card(self, game: Game, card: str, auto: bool = True) -> str:
-        """Play the move a double click on ``card`` makes (the engine's best move for it).
+        """Play the move a tap or a double click on ``card`` makes (its best place).
+
+        :func:`freecell._clicks.best_move_for` chooses it; a card with none is refused with
+        the reason :func:`freecell._clicks.why_stuck` gives.
 
         >>> session = Session(); _ = session.new_game("1")
         >>> json.loads(session.play_card("6S"))["game"]["moves"]
         ['1a']
         >>> json.loads(session.play_card("AH"))["error"]
-        'Ace of Hearts has nowhere to go.'
+        'Ace of Hearts is covered by cards out of sequence with it'
         """
         try:
             move = best_move_for(game.position, str(card))
+            if move is None:
+                raise why_stuck(game.position, str(card))
         except CodedError as error:
             return self._refuse(game, error)
-        if move is None:
-            stuck = CodedError("card-stuck", card=CARD_CODES[parse_card(str(card))])
-            return self._refuse(game, stuck)
         return self._play(game, move, bool(auto))
 
     @_with_game

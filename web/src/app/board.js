@@ -2,13 +2,19 @@
 // hint, from the state. Only this module touches cards. Everything shown comes from Python's
 // replies and goes in through textContent and dataset; names and labels are in the page's
 // language (i18n.js), so a re-render re-says them all. Moved cards glide to their new place
-// (FLIP: First, Last, Invert, Play), unless the player prefers reduced motion.
+// (FLIP: First, Last, Invert, Play), unless the player prefers reduced motion. The fan (how
+// much of a covered card shows) follows the longest cascade on the table, in steps.
 import { cardName, language, suitName, t } from "./i18n.js";
 import rules from "./rules.js";
 import { cardAt, cardsAt, isCascade, isFreecell } from "./state.js";
 
 const GLIDE_MS = 180;
+const SHAKE_MS = 320;
 const SUIT_CLASSES = ["clubs", "diamonds", "hearts", "spades"];
+// The cascade lengths the fan is made for (layout.css's --fan-cards): the longest cascade on
+// the table rounded up to one of these, so the fan changes only when it crosses a step. The
+// last is the longest cascade a game can make (7 cards dealt, a king, then a queen to an ace).
+const FAN_STEPS = [9, 12, 15, 19];
 
 /**
  * A card element: an <li> in a cascade, named for screen readers; a <div> in a free cell or
@@ -64,7 +70,6 @@ function renderCascades(board, cascades, faces) {
       "aria-label",
       t("board.cascade", { column: rules.cascades[index], count: codes.length }),
     );
-    column.style.setProperty("--n", String(Math.max(codes.length, 1)));
     const elements = codes.map((code) => cascadeCard(code, faces));
     const same =
       elements.length === column.children.length &&
@@ -73,11 +78,45 @@ function renderCascades(board, cascades, faces) {
   });
 }
 
+// --- the fan ---------------------------------------------------------------------------------
+
+let fanCards = 0; // the step the table shows (--fan-cards), 0 before the first game
+let fanWanted = 0; // the step the game on the table needs
+let fanHeld = false; // a drag is on: the fan waits for it to end
+
+/** The fan's step for a game's cascades: the first of FAN_STEPS that its longest reaches. */
+function fanStep(cascades) {
+  const longest = Math.max(...cascades.map((codes) => codes.length));
+  return FAN_STEPS.find((step) => step >= longest) ?? FAN_STEPS.at(-1);
+}
+
+/** Set the fan for the game on the table, once per render, unless a drag holds it. */
+function renderFan(table, cascades) {
+  fanWanted = fanStep(cascades);
+  if (fanHeld || fanWanted === fanCards) return;
+  table.style.setProperty("--fan-cards", String(fanWanted));
+  fanCards = fanWanted;
+}
+
+/**
+ * Hold the fan as it is while a drag is on (`held`), or let it follow the game again: a change
+ * that waited glides in.
+ */
+export function holdFan(table, held) {
+  fanHeld = held;
+  if (held || fanWanted === fanCards || fanCards === 0) return;
+  const before = reducedMotion() ? null : cardRects(table);
+  table.style.setProperty("--fan-cards", String(fanWanted));
+  fanCards = fanWanted;
+  if (before) glide(table, before);
+}
+
 /** Draw a game's cascades, free cells and foundations' top cards. */
 function renderGame(table, game, faces) {
   const board = table.querySelector("#board");
   const relabel = cardsLanguage !== language(); // before the cascades take the new language
   renderCascades(board, game.cascades, faces);
+  renderFan(table, game.cascades);
   table.querySelectorAll("[data-freecell]").forEach((slot, index) => {
     const code = game.freecells[index];
     const place = t("board.freecell", { cell: rules.freecells[index].toUpperCase() });
@@ -217,6 +256,23 @@ function glide(table, before) {
       { duration: GLIDE_MS, easing: "cubic-bezier(0.2, 0.7, 0.2, 1)" },
     );
   }
+}
+
+/** A short shake of a card that cannot move (none under reduced motion). */
+export function shake(table, code) {
+  const card = table.querySelector(`[data-card="${code}"]`);
+  if (!card || reducedMotion()) return;
+  card.animate(
+    [
+      { transform: "translateX(0)" },
+      { transform: "translateX(-12%)" },
+      { transform: "translateX(10%)" },
+      { transform: "translateX(-6%)" },
+      { transform: "translateX(3%)" },
+      { transform: "translateX(0)" },
+    ],
+    { duration: SHAKE_MS, easing: "ease-out" },
+  );
 }
 
 /** A short celebration: the foundations' kings hop, one after another. */

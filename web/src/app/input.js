@@ -15,14 +15,21 @@ const KEYS = {
   S: "solve",
 };
 const PLACE_KEYS = rules.cascades + rules.freecells + rules.foundation;
+// Two taps this close in time and place are a double tap: with tap-to-move on, its first tap
+// plays the card, and its second does nothing (it would play the card uncovered there).
+const DOUBLE_TAP_MS = 300;
+const DOUBLE_TAP_PX = 24;
 const MODIFIERS = new Set(["Shift", "Control", "Alt", "Meta"]);
 
 function inField(event) {
   return event.target.closest("input:not([type=checkbox]), textarea, select, [contenteditable]");
 }
 
-/** Bind the page's controls and keys to `actions` (play.js's and dialogs.js's). */
-export function bindInput(dom, actions, dialogs, drag) {
+/**
+ * Bind the page's controls and keys to `actions` (play.js's and dialogs.js's); `state` says
+ * whether a tap plays a card (state.tapToMove).
+ */
+export function bindInput(dom, state, actions, dialogs, drag) {
   const buttons = {
     prev: () => actions.step(-1),
     next: () => actions.step(1),
@@ -43,15 +50,31 @@ export function bindInput(dom, actions, dialogs, drag) {
     restart: actions.restart,
   };
 
+  let lastTap = null; // {time, x, y} of the last click on the table
+
+  /** Whether a click is the second of a double click or tap (then it is forgotten). */
+  function secondTap(event) {
+    const second =
+      lastTap !== null &&
+      event.timeStamp - lastTap.time < DOUBLE_TAP_MS &&
+      Math.hypot(event.clientX - lastTap.x, event.clientY - lastTap.y) < DOUBLE_TAP_PX;
+    lastTap = second ? null : { time: event.timeStamp, x: event.clientX, y: event.clientY };
+    return second;
+  }
+
+  // A click or a tap: with tap-to-move on, one on a card plays it (play.js's tap); the second
+  // tap of a double tap then does nothing more, so that a double tap is one move.
   function onTableClick(event) {
     if (drag.justDropped()) return;
+    if (secondTap(event) && state.tapToMove) return;
     const place = placeOf(event.target);
     if (!place) return;
     const card = event.target.closest("[data-card]");
-    actions.choose(place, card && place !== rules.foundation ? card.dataset.card : null);
+    actions.tap(place, card && place !== rules.foundation ? card.dataset.card : null);
   }
 
   function onDoubleClick(event) {
+    if (state.tapToMove) return; // its first click played the card already
     const card = event.target.closest("[data-card]");
     if (!card || placeOf(card) === rules.foundation) return;
     event.preventDefault();
@@ -128,6 +151,10 @@ export function bindInput(dom, actions, dialogs, drag) {
     actions.setAuto(dom.auto.checked);
   }
 
+  function onTapToMove() {
+    actions.setTapToMove(dom.tapToMove.checked);
+  }
+
   const bindings = [
     [dom.table, "click", onTableClick],
     [dom.table, "dblclick", onDoubleClick],
@@ -135,6 +162,7 @@ export function bindInput(dom, actions, dialogs, drag) {
     [document, "keydown", onKey],
     [dom.form, "submit", onSubmit],
     [dom.auto, "change", onAuto],
+    [dom.tapToMove, "change", onTapToMove],
   ];
   for (const [target, type, listener] of bindings) target.addEventListener(type, listener);
   return () => {

@@ -8,7 +8,7 @@ import { t } from "./i18n.js";
 import { bindInput } from "./input.js";
 import { createLanguage } from "./language.js";
 import { createMessages } from "./messages.js";
-import { createPlay, storedAuto } from "./play.js";
+import { createPlay, storedAuto, storedTapToMove } from "./play.js";
 import { createState } from "./state.js";
 import { createStats } from "./stats.js";
 import { readUrl } from "./url.js";
@@ -26,6 +26,7 @@ const dom = {
   statsConfirm: $("#stats-confirm"),
   moreToggle: $(".more-toggle"),
   auto: $("#auto"),
+  tapToMove: $("#tap-to-move"),
   movesCount: $("#moves-count"),
   win: $("#win"),
   winText: $("#win-text"),
@@ -94,7 +95,7 @@ const play = createPlay({ state, bridge, view, messages, stats });
 const dialogs = createDialogs(dom, stats);
 const language = createLanguage({ state, dom, view, messages, dialogs });
 const drag = bindDrag(dom.table, state, play);
-bindInput(dom, { ...play, retry: startPython }, dialogs, drag);
+bindInput(dom, state, { ...play, retry: startPython }, dialogs, drag);
 
 window.addEventListener("popstate", async () => {
   await language.fromUrl();
@@ -104,6 +105,8 @@ window.addEventListener("popstate", async () => {
 async function start() {
   state.auto = storedAuto();
   dom.auto.checked = state.auto;
+  state.tapToMove = storedTapToMove();
+  dom.tapToMove.checked = state.tapToMove;
   state.asked = readUrl().deal.text ?? "";
   startPython();
   await language.start();

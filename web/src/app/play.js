@@ -14,6 +14,8 @@ import { local } from "./storage.js";
 import { readUrl, writeUrl } from "./url.js";
 
 const AUTO_KEY = "freecell.auto-move";
+const TAP_KEY = "freecell.tap-to-move";
+const COARSE = matchMedia("(pointer: coarse)"); // the primary pointer is a finger
 
 /** A random deal among Windows FreeCell's million. */
 function randomDeal() {
@@ -24,6 +26,15 @@ function randomDeal() {
 /** The auto-move setting as stored, on unless turned off. */
 export function storedAuto() {
   return local.read(AUTO_KEY) !== "off"; // on too when storage is off
+}
+
+/**
+ * The tap-to-move setting as stored; when none is, on where the primary pointer is coarse (a
+ * touch screen) and off for a mouse.
+ */
+export function storedTapToMove() {
+  const stored = local.read(TAP_KEY);
+  return stored === null ? COARSE.matches : stored === "on";
 }
 
 /** The actions on a state, through a bridge, shown by a view, said by messages, counted. */
@@ -49,7 +60,7 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     messages,
     call,
     enqueue,
-    playMove: (move) => act("play_move", { move }, null, true),
+    playMove: (move) => act("play_move", { move }, { assisted: true }),
   });
   const clipboard = createClipboard({ state, messages, call });
 
@@ -160,15 +171,17 @@ export function createPlay({ state, bridge, view, messages, stats }) {
   /**
    * Ask Python for a change of the game and show it; a refusal changes nothing. Screen readers
    * hear each move made, or `announce()` for a change that makes none (undo, redo, restart).
-   * An `assisted` move (Solve's) wins no statistics.
+   * An `assisted` move (Solve's) wins no statistics. A refusal is said on the message line, or
+   * handed to `refused(reply)` after the render.
    */
-  async function act(op, args = {}, announce = null, assisted = false) {
+  async function act(op, args = {}, { announce = null, assisted = false, refused = null } = {}) {
     if (!state.game) return false;
     const reply = await call(op, args);
     if (reply.game) record(reply.game);
     if (!reply.ok) {
-      messages.note(saidRefusal(reply, state));
+      if (!refused) messages.note(saidRefusal(reply, state));
       view.render(state);
+      refused?.(reply);
       return false;
     }
     messages.say("");
@@ -202,34 +215,54 @@ export function createPlay({ state, bridge, view, messages, stats }) {
    * "best" move. A click's move onto an empty cascade takes as much of a run as may go.
    */
   function choose(place, card = null, again = "drop") {
-    return enqueue(async () => {
-      const { game, selection } = state;
-      if (!game || !place) return;
-      if (!selection) {
-        if (place === rules.foundation) messages.note(() => t("pick.foundation"));
-        else if (cardAt(game, place) !== null) {
-          messages.say("");
-          await select({ place, card });
-        } else if (isCascade(place)) {
-          messages.note(() => t("pick.empty-cascade", { cascade: place }));
-        } else messages.note(() => t("pick.empty-freecell", { cell: place.toUpperCase() }));
-        return;
+    return enqueue(() => chosen(place, card, again));
+  }
+
+  async function chosen(place, card, again) {
+    const { game, selection } = state;
+    if (!game || !place) return;
+    if (!selection) {
+      if (place === rules.foundation) messages.note(() => t("pick.foundation"));
+      else if (cardAt(game, place) !== null) {
+        messages.say("");
+        await select({ place, card });
+      } else if (isCascade(place)) {
+        messages.note(() => t("pick.empty-cascade", { cascade: place }));
+      } else messages.note(() => t("pick.empty-freecell", { cell: place.toUpperCase() }));
+      return;
+    }
+    if (selection.place === place) {
+      if (card && card !== selection.card) await select({ place, card });
+      else if (again === "best") {
+        const picked = selection.card ?? cardAt(game, place);
+        await act("play_card", { card: picked, auto: state.auto });
+      } else await select(null);
+      return;
+    }
+    await act("play", {
+      source: selection.place,
+      target: place,
+      card: selection.card ?? "",
+      auto: state.auto,
+      longest: true,
+    });
+  }
+
+  /**
+   * A tap (or a click) on a place and the card there, if any. With tap-to-move on and nothing
+   * picked up, a card goes to its best place (Python's choice: Session.play_card); one with no
+   * move shakes, and screen readers hear why. Otherwise as choose(): pick up, put down.
+   */
+  function tap(place, card = null) {
+    return enqueue(() => {
+      if (!state.tapToMove || !card || state.selection || place === rules.foundation) {
+        return chosen(place, card, "drop");
       }
-      if (selection.place === place) {
-        if (card && card !== selection.card) await select({ place, card });
-        else if (again === "best") {
-          const picked = selection.card ?? cardAt(game, place);
-          await act("play_card", { card: picked, auto: state.auto });
-        } else await select(null);
-        return;
-      }
-      await act("play", {
-        source: selection.place,
-        target: place,
-        card: selection.card ?? "",
-        auto: state.auto,
-        longest: true,
-      });
+      const refused = (reply) => {
+        messages.announce(saidRefusal(reply, state)());
+        view.shake(card);
+      };
+      return act("play_card", { card, auto: state.auto }, { refused });
     });
   }
 
@@ -246,6 +279,9 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     step: player(step),
     fromUrl: player(fromUrl),
     choose: player(choose),
+    tap: player(tap),
+    /** Pick up a card and those below it (a long press), whatever was picked up before. */
+    pickUp: player((place, card) => enqueue(() => (state.game ? select({ place, card }) : null))),
     cancel: player(cancel),
     random: player(() => open(String(randomDeal()))),
     /** A drag's move: exactly the cards dragged. Resolves true if it was played. */
@@ -254,14 +290,14 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     ),
     playCard: player((card) => enqueue(() => act("play_card", { card, auto: state.auto }))),
     undo: player(() =>
-      enqueue(() => (state.game?.can_undo ? act("undo", {}, () => t("say.undone")) : undefined)),
+      enqueue(() => (state.game?.can_undo ? act("undo", {}, { announce: () => t("say.undone") }) : undefined)),
     ),
     redo: player(() =>
-      enqueue(() => (state.game?.can_redo ? act("redo", {}, () => t("say.redone")) : undefined)),
+      enqueue(() => (state.game?.can_redo ? act("redo", {}, { announce: () => t("say.redone") }) : undefined)),
     ),
     restart: player(() =>
       enqueue(() =>
-        state.game?.can_undo ? act("restart", {}, () => t("say.restarted")) : undefined,
+        state.game?.can_undo ? act("restart", {}, { announce: () => t("say.restarted") }) : undefined,
       ),
     ),
     copyLink: () => enqueue(clipboard.copyLink),
@@ -272,6 +308,11 @@ export function createPlay({ state, bridge, view, messages, stats }) {
       state.auto = on;
       local.write(AUTO_KEY, on ? "on" : "off"); // storage may be off: it lasts as long as the page
       if (on) enqueue(() => act("auto_moves"));
+    },
+    /** Turn tap-to-move on or off (remembered): whether one tap on a card plays it. */
+    setTapToMove(on) {
+      state.tapToMove = on;
+      local.write(TAP_KEY, on ? "on" : "off");
     },
   };
 }

@@ -21,6 +21,7 @@ export function createState() {
     language: "en",
     languageChosen: false, // chosen by a link, the menu or a stored choice: links keep it
     auto: true, // safe automatic moves to the foundations
+    tapToMove: false, // one tap on a card plays it to its best place
     boot: "loading", // "loading", then "ready" (Python answers, the first board is out), or "error"
   };
 }

@@ -1,12 +1,15 @@
 // The page's view: draws everything the state says, in one place. A move's steps (the move,
 // then each automatic move) are shown one after another as their cards glide; the next render
 // cuts that short, so showing never holds up the next input.
-import { celebrate, reducedMotion, renderTable } from "./board.js";
+import { celebrate, reducedMotion, renderTable, shake } from "./board.js";
 import { formatNumber, t } from "./i18n.js";
 
 const STEP_MS = 190; // between a move and each automatic move after it: one glide each
 
-/** The view of the page's elements (see main.js): render(state, steps) draws the state. */
+/**
+ * The view of the page's elements (see main.js): render(state, steps) draws the state;
+ * shake(code) shakes a card that cannot move.
+ */
 export function createView(dom) {
   let timer = 0;
   let written = ""; // what the view last put in the deal field
@@ -90,5 +93,10 @@ export function createView(dom) {
     next();
   }
 
-  return { render };
+  /** Shake a card that cannot move (a tap's refusal). */
+  function shakeCard(code) {
+    shake(dom.table, code);
+  }
+
+  return { render, shake: shakeCard };
 }

@@ -42,6 +42,7 @@ export default {
   "action.restart": "Restart",
   "action.restart.title": "Back to the deal; Redo replays the moves",
   "auto.label": "Safe auto-move",
+  "tap.label": "One tap plays a card",
   "moves.label": "Moves:",
   "help.title": "Help and keys",
   "help.next": "Next deal",
@@ -63,7 +64,7 @@ export default {
   "help.tab": "Reach a cascade or a cell, then pick up or put down there",
   "help.undo": "Undo",
   "help.redo": "Redo",
-  "help.mouse": "With the mouse or a finger: click a card, then where it goes; or drag it there. A double click sends a card home, or to a free cell. Clicking a card higher in a cascade takes the cards below it along.",
+  "help.mouse": "With the mouse or a finger: click a card, then where it goes; or drag it there. A double click sends a card to its best place: home, onto a cascade, to an empty cascade or to a free cell. With “One tap plays a card” on (in the ⋯ menu), one tap does that, and a long press picks the card up. Clicking a card higher in a cascade takes the cards below it along.",
   "help.range": "Deals are numbered {min} to {max}; -1 and -2 are Windows FreeCell's two special deals.",
   "help.share": "Share a deal with its link: {deal}; a game in progress carries its moves too: {moves}.",
   "status.loading": "Loading…",
@@ -197,6 +198,11 @@ export default {
   "error.bottom-card-only-foundations": "{card} is covered: only the last card of a cascade can go home.",
   "error.bottom-card-only-freecell": "{card} is covered: only the last card of a cascade can go to a free cell.",
   "error.card-stuck": "{card} has nowhere to go.",
+  "error.card-covered": "{card} is covered by cards out of sequence with it.",
+  "error.card-run-limit": {
+    "one": "{card} heads a run of {count} card: at most {max} can move now.",
+    "other": "{card} heads a run of {count} cards: at most {max} can move now."
+  },
   "error.no-game": "No game is open yet.",
   "error.nothing-to-undo": "Nothing to undo.",
   "error.nothing-to-redo": "Nothing to redo.",

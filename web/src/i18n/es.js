@@ -38,6 +38,7 @@ export default {
   "action.restart": "Reiniciar",
   "action.restart.title": "Volver al reparto; Rehacer repite los movimientos",
   "auto.label": "Movimientos automáticos seguros",
+  "tap.label": "Un toque juega la carta",
   "moves.label": "Movimientos:",
   "help.title": "Ayuda y teclas",
   "help.next": "Partida siguiente",
@@ -59,7 +60,7 @@ export default {
   "help.tab": "Llegar a una columna o una celda, y tomar o dejar allí",
   "help.undo": "Deshacer",
   "help.redo": "Rehacer",
-  "help.mouse": "Con el ratón o el dedo: haz clic en una carta y luego en su destino, o arrástrala hasta allí. Un doble clic envía la carta a su fundación, o a una celda libre. Hacer clic en una carta más arriba en una columna se lleva también las cartas de debajo.",
+  "help.mouse": "Con el ratón o el dedo: haz clic en una carta y luego en su destino, o arrástrala hasta allí. Un doble clic envía la carta al mejor sitio: su fundación, una columna, una columna vacía o una celda libre. Con «Un toque juega la carta» activado (en el menú ⋯), basta un toque, y una pulsación larga coge la carta. Hacer clic en una carta más arriba en una columna se lleva también las cartas de debajo.",
   "help.range": "Las partidas van de la {min} a la {max}; -1 y -2 son las dos partidas especiales del FreeCell de Windows.",
   "help.share": "Comparte una partida con su enlace: {deal}; una partida empezada lleva también sus movimientos: {moves}.",
   "status.loading": "Cargando…",
@@ -193,6 +194,11 @@ export default {
   "error.bottom-card-only-foundations": "Movimiento ilegal «{move}»: solo la última carta de la columna {cascade} puede ir a las fundaciones, y el {card} tiene cartas debajo: {below}.",
   "error.bottom-card-only-freecell": "Movimiento ilegal «{move}»: solo la última carta de la columna {cascade} puede ir a una celda libre, y el {card} tiene cartas debajo: {below}.",
   "error.card-stuck": "El {card} no tiene adónde ir.",
+  "error.card-covered": "El {card} está tapado por cartas fuera de secuencia.",
+  "error.card-run-limit": {
+    "one": "El {card} encabeza una escalera de {count} carta: ahora se mueven como mucho {max}.",
+    "other": "El {card} encabeza una escalera de {count} cartas: ahora se mueven como mucho {max}."
+  },
   "error.no-game": "No hay ninguna partida abierta: abre una primero.",
   "error.nothing-to-undo": "Nada que deshacer: no se ha hecho ningún movimiento.",
   "error.nothing-to-redo": "Nada que rehacer: no se ha deshecho ningún movimiento desde el último.",

@@ -38,6 +38,7 @@ export default {
   "action.restart": "Ricomincia",
   "action.restart.title": "Torna alla distribuzione iniziale; Ripeti rigioca le mosse",
   "auto.label": "Mosse automatiche sicure",
+  "tap.label": "Un tocco gioca la carta",
   "moves.label": "Mosse:",
   "help.title": "Aiuto e tasti",
   "help.next": "Partita successiva",
@@ -59,7 +60,7 @@ export default {
   "help.tab": "Raggiungi una colonna o una cella, poi prendi o posa lì",
   "help.undo": "Annulla",
   "help.redo": "Ripeti",
-  "help.mouse": "Con il mouse o con un dito: fai clic su una carta, poi sulla destinazione; oppure trascinala lì. Un doppio clic manda una carta sulla fondazione, o in una cella libera. Un clic su una carta più in alto in una colonna porta con sé le carte sotto di essa.",
+  "help.mouse": "Con il mouse o con un dito: fai clic su una carta, poi sulla destinazione; oppure trascinala lì. Un doppio clic manda una carta nel posto migliore: la fondazione, una colonna, una colonna vuota o una cella libera. Con «Un tocco gioca la carta» attivo (nel menu ⋯) basta un tocco, e una pressione lunga prende la carta. Un clic su una carta più in alto in una colonna porta con sé le carte sotto di essa.",
   "help.range": "Le partite sono numerate da {min} a {max}; -1 e -2 sono le due partite speciali del FreeCell di Windows.",
   "help.share": "Condividi una partita con il suo link: {deal}; una partita in corso porta con sé anche le mosse: {moves}.",
   "status.loading": "Caricamento…",
@@ -193,6 +194,11 @@ export default {
   "error.bottom-card-only-foundations": "Mossa non consentita «{move}»: solo l'ultima carta della colonna {cascade} può andare sulle fondazioni, e {card} ha carte sotto di sé: {below}.",
   "error.bottom-card-only-freecell": "Mossa non consentita «{move}»: solo l'ultima carta della colonna {cascade} può andare in una cella libera, e {card} ha carte sotto di sé: {below}.",
   "error.card-stuck": "{card} non ha dove andare.",
+  "error.card-covered": "{card} è coperta da carte fuori sequenza.",
+  "error.card-run-limit": {
+    "one": "{card} apre una scala di {count} carta: ora se ne spostano al massimo {max}.",
+    "other": "{card} apre una scala di {count} carte: ora se ne spostano al massimo {max}."
+  },
   "error.no-game": "Nessuna partita aperta: aprine una prima.",
   "error.nothing-to-undo": "Niente da annullare: non è stata fatta nessuna mossa.",
   "error.nothing-to-redo": "Niente da ripetere: nessuna mossa è stata annullata dopo l'ultima.",

@@ -38,6 +38,7 @@ export default {
   "action.restart": "Recomeçar",
   "action.restart.title": "Voltar ao início; Refazer repete as jogadas",
   "auto.label": "Jogadas automáticas seguras",
+  "tap.label": "Um toque joga a carta",
   "moves.label": "Jogadas:",
   "help.title": "Ajuda e teclas",
   "help.next": "Próximo jogo",
@@ -59,7 +60,7 @@ export default {
   "help.tab": "Chegar a uma coluna ou célula, e então pegar ou pôr ali",
   "help.undo": "Desfazer",
   "help.redo": "Refazer",
-  "help.mouse": "Com o mouse ou o dedo: clique numa carta e depois no destino, ou arraste-a até lá. Um clique duplo manda a carta para a fundação, ou para uma célula livre. Clicar numa carta mais acima numa coluna leva junto as cartas abaixo dela.",
+  "help.mouse": "Com o mouse ou o dedo: clique numa carta e depois no destino, ou arraste-a até lá. Um clique duplo manda a carta para o melhor lugar: a fundação, uma coluna, uma coluna vazia ou uma célula livre. Com “Um toque joga a carta” ligado (no menu ⋯), um toque faz isso, e um toque longo pega a carta. Clicar numa carta mais acima numa coluna leva junto as cartas abaixo dela.",
   "help.range": "Os jogos vão de {min} a {max}; -1 e -2 são os dois jogos especiais do FreeCell do Windows.",
   "help.share": "Compartilhe um jogo pelo link: {deal}; uma partida em andamento leva também as jogadas: {moves}.",
   "status.loading": "Carregando…",
@@ -193,6 +194,11 @@ export default {
   "error.bottom-card-only-foundations": "Jogada ilegal “{move}”: só a última carta da coluna {cascade} pode ir para as fundações, e {card} tem cartas abaixo dela: {below}.",
   "error.bottom-card-only-freecell": "Jogada ilegal “{move}”: só a última carta da coluna {cascade} pode ir para uma célula livre, e {card} tem cartas abaixo dela: {below}.",
   "error.card-stuck": "{card} não tem para onde ir.",
+  "error.card-covered": "{card} está coberta por cartas fora de sequência.",
+  "error.card-run-limit": {
+    "one": "{card} encabeça uma sequência de {count} carta: agora dá para mover no máximo {max}.",
+    "other": "{card} encabeça uma sequência de {count} cartas: agora dá para mover no máximo {max}."
+  },
   "error.no-game": "Nenhuma partida aberta: abra um jogo primeiro.",
   "error.nothing-to-undo": "Nada para desfazer: nenhuma jogada foi feita.",
   "error.nothing-to-redo": "Nada para refazer: nenhuma jogada foi desfeita desde a última.",

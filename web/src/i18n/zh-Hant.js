@@ -38,6 +38,7 @@ export default {
   "action.restart": "重新開始",
   "action.restart.title": "回到開局；按「重做」可重播各步",
   "auto.label": "安全自動收牌",
+  "tap.label": "輕點一下就出牌",
   "moves.label": "步數",
   "help.title": "說明與按鍵",
   "help.next": "下一局",
@@ -59,7 +60,7 @@ export default {
   "help.tab": "移到某一疊牌或某個格子，再拿起或放下",
   "help.undo": "復原",
   "help.redo": "重做",
-  "help.mouse": "用滑鼠或手指：先點一張牌，再點要放的地方；或直接拖過去。按兩下會把牌送到收牌區或空當。點一疊牌中較上面的牌，會連同它下面的牌一起拿起。",
+  "help.mouse": "用滑鼠或手指：先點一張牌，再點要放的地方；或直接拖過去。按兩下會把牌送到最好的地方：收牌區、另一疊牌、空的牌疊或空當。在 ⋯ 選單打開「輕點一下就出牌」後，點一下就行，長按則拿起這張牌。點一疊牌中較上面的牌，會連同它下面的牌一起拿起。",
   "help.range": "牌局編號從 {min} 到 {max}；-1 和 -2 是 Windows 空當接龍的兩個特殊牌局。",
   "help.share": "用連結分享牌局：{deal}；進行中的遊戲也會帶上走過的步：{moves}。",
   "status.loading": "載入中…",
@@ -187,6 +188,10 @@ export default {
   "error.bottom-card-only-foundations": "不能這樣走「{move}」：只有第 {cascade} 疊最下面的牌能進收牌區，而 {card} 下面還有 {below} 張牌。",
   "error.bottom-card-only-freecell": "不能這樣走「{move}」：只有第 {cascade} 疊最下面的牌能放進空當，而 {card} 下面還有 {below} 張牌。",
   "error.card-stuck": "{card} 沒有地方可以去。",
+  "error.card-covered": "{card} 被不連續的牌壓住了。",
+  "error.card-run-limit": {
+    "other": "{card} 帶著一串 {count} 張牌：現在最多只能移動 {max} 張。"
+  },
   "error.no-game": "還沒有打開遊戲：請先打開一局。",
   "error.nothing-to-undo": "沒有可以復原的步：還沒有走過任何一步。",
   "error.nothing-to-redo": "沒有可以重做的步：上一步之後沒有復原過。",
