@@ -394,9 +394,9 @@ class TestExistingCluster:
     def test_a_deal_that_kills_its_worker_every_time(self, tmp_path: Path, cluster: str) -> None:
         """The deal becomes an `error` row, its chunk's other deals are solved, nothing hangs."""
         folder = tmp_path / "out"
-        status, out, _ = run(f"{CRASH_DEAL - 4}..{CRASH_DEAL + 3}", "--chunk", "5", *BUDGET,
+        status, out, err = run(f"{CRASH_DEAL - 4}..{CRASH_DEAL + 3}", "--chunk", "5", *BUDGET,
                              "--out", str(folder), "--scheduler", cluster)  # fmt: skip
-        assert status == 0
+        assert (status, err) == (0, "")
         assert "error 1" in out
         table = check_dataset(folder, list(range(CRASH_DEAL - 4, CRASH_DEAL + 4)))
         errors = table.filter(pc.equal(table["result"].cast(pa.string()), "error"))

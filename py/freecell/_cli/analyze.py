@@ -497,14 +497,11 @@ def _retry_plan(files: dict[Interval, ChunkFile], stamp: Stamp, text: str) -> _P
 
 @contextmanager
 def _quiet_logs() -> Iterator[None]:
-    """Keep Dask's log lines (a worker lost, a task retried) off the terminal for the block."""
-    logger = logging.getLogger("distributed")
-    level = logger.level
-    logger.setLevel(logging.CRITICAL)
-    try:
+    """Keep Dask's log lines (a worker lost, a result fetched again) off stderr for the block."""
+    from distributed.utils import silence_logging_cmgr  # noqa: PLC0415 - the extra
+
+    with silence_logging_cmgr(logging.CRITICAL):
         yield
-    finally:
-        logger.setLevel(level)
 
 
 def _probe(address: str, timeout: float) -> None:
@@ -648,7 +645,11 @@ class _Driver:
 
         from freecell import __version__  # noqa: PLC0415 - the package imports its commands' parts
 
-        chunk, parts = self.running.pop(future)
+        chunk, parts = self.running[future]
+        if future.status in {"lost", "pending"}:  # its rows went with a dead worker: Dask runs
+            done.add(future)  # the task again, so wait for it again
+            return
+        del self.running[future]
         if future.status not in {"finished", "error"}:  # cancelled: the scheduler forgot it
             msg = f"the cluster dropped deals {parts[0][0]}..{parts[-1][1]} ({future.status})"
             raise _ClusterError(msg)
