@@ -45,6 +45,17 @@ BOARD_JS = """() => Array.from(document.querySelectorAll("#board [data-column]")
     (column) => Array.from(column.querySelectorAll("[data-card]"), (card) => card.dataset.card))"""
 
 
+WATCH_ANIMATIONS_JS = """() => {
+    window.__animated = false;
+    const watch = () => {
+        if (document.getAnimations().length > 0) window.__animated = true;
+        else requestAnimationFrame(watch);
+    };
+    requestAnimationFrame(watch);
+}"""
+"""Set window.__animated once any animation runs in a frame from now on."""
+
+
 def solution(number: int) -> list[str]:
     """Return the committed fc-solve solution of a deal as move tokens, first move first."""
     return list(move_words((SOLUTIONS / f"{number}.txt").read_text().splitlines()))

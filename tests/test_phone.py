@@ -26,6 +26,7 @@ from helpers import (
     DIST,
     PHONE,
     PHONE_OPTIONS,
+    WATCH_ANIMATIONS_JS,
     WEB,
     boot,
     link,
@@ -94,16 +95,6 @@ GEOMETRY_JS = """() => {
         longest: Math.max(...columns.map((column) => column.length)),
     };
 }"""
-
-WATCH_ANIMATIONS_JS = """() => {
-    window.__animated = false;
-    const watch = () => {
-        if (document.getAnimations().length > 0) window.__animated = true;
-        else requestAnimationFrame(watch);
-    };
-    requestAnimationFrame(watch);
-}"""
-"""Set window.__animated once any animation runs in a frame from now on."""
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,7 @@ from freecell import Game, Position
 from helpers import (
     PHONE_OPTIONS,
     ROOT,
+    WATCH_ANIMATIONS_JS,
     ContextFactory,
     PageFactory,
     blur,
@@ -45,16 +46,6 @@ FITS_JS = """() => {
             scrollHeight: doc.scrollHeight, scrollWidth: doc.scrollWidth,
             cardWidth: cards[0].getBoundingClientRect().width};
 }"""
-
-WATCH_ANIMATIONS_JS = """() => {
-    window.__animated = false;
-    const watch = () => {
-        if (document.getAnimations().length > 0) window.__animated = true;
-        else requestAnimationFrame(watch);
-    };
-    requestAnimationFrame(watch);
-}"""
-"""Set window.__animated once any animation runs in a frame from now on."""
 
 
 def long_cascade() -> tuple[int, list[str]]:

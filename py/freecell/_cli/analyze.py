@@ -36,7 +36,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from freecell._cli.guard import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, quiet_worker, quoted
-from freecell._cli.options import Answered, Parser, UsageError, positive_float, positive_int
+from freecell._cli.options import (
+    Answered,
+    Parser,
+    UsageError,
+    add_budget_arguments,
+    positive_int,
+)
 from freecell._deal import (
     MAX_DEAL,
     VALID_DEALS_TEXT,
@@ -46,7 +52,7 @@ from freecell._deal import (
     parse_deal_spec,
 )
 from freecell._difficulty import difficulty
-from freecell._solver import DEFAULT_MAX_STATES, Solver
+from freecell._solver import Solver
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -282,18 +288,8 @@ def _parser() -> Parser:
         metavar="ADDRESS",
         help="use a running Dask cluster (tcp://HOST:8786) instead of starting one",
     )
-    parser.add_argument(
-        "--max-states",
-        type=positive_int,
-        default=DEFAULT_MAX_STATES,
-        metavar="N",
-        help=f"positions a search may store, per deal (default {DEFAULT_MAX_STATES:,})",
-    )
-    parser.add_argument(
-        "--timeout",
-        type=positive_float,
-        metavar="SECONDS",
-        help="seconds a search may take, per deal: a safety valve (default: no limit)",
+    add_budget_arguments(
+        parser, "seconds a search may take, per deal: a safety valve (default: no limit)"
     )
     parser.add_argument(
         "--retry-unknown",

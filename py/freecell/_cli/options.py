@@ -193,3 +193,17 @@ class Parser(argparse.ArgumentParser):
         if status == 0:
             raise Answered(message or "")
         raise UsageError(_one_line((message or f"exit status {status}").strip()))
+
+
+def add_budget_arguments(parser: argparse.ArgumentParser, timeout_help: str) -> None:
+    """Add a search's budget per deal: ``--max-states``, and ``--timeout`` with ``timeout_help``."""
+    from freecell._solver import DEFAULT_MAX_STATES  # noqa: PLC0415 - only solving commands need it
+
+    parser.add_argument(
+        "--max-states",
+        type=positive_int,
+        default=DEFAULT_MAX_STATES,
+        metavar="N",
+        help=f"positions a search may store, per deal (default {DEFAULT_MAX_STATES:,})",
+    )
+    parser.add_argument("--timeout", type=positive_float, metavar="SECONDS", help=timeout_help)

@@ -29,11 +29,17 @@ from freecell._cli.guard import (
     quiet_worker,
     quoted,
 )
-from freecell._cli.options import Answered, Parser, UsageError, positive_float, positive_int
+from freecell._cli.options import (
+    Answered,
+    Parser,
+    UsageError,
+    add_budget_arguments,
+    positive_int,
+)
 from freecell._deal import VALID_DEALS_TEXT, DealNumberError, deal, parse_deal_spec
 from freecell._fcs import parse_position
 from freecell._rules import PositionError
-from freecell._solver import DEFAULT_MAX_STATES, Solution, Solver
+from freecell._solver import Solution, Solver
 
 _PROG: Final = "freecell solve"
 _FORMATS: Final = ("text", "json")
@@ -76,19 +82,7 @@ def _parser() -> Parser:
         help="text: `DEAL: MOVES` or `DEAL: impossible|unknown` (default); json: an object a "
         "line with deal, result, moves, states and seconds",
     )
-    parser.add_argument(
-        "--max-states",
-        type=positive_int,
-        default=DEFAULT_MAX_STATES,
-        metavar="N",
-        help=f"positions a search may store, per deal (default {DEFAULT_MAX_STATES:,})",
-    )
-    parser.add_argument(
-        "--timeout",
-        type=positive_float,
-        metavar="SECONDS",
-        help="seconds a search may take, per deal (default: no limit)",
-    )
+    add_budget_arguments(parser, "seconds a search may take, per deal (default: no limit)")
     parser.add_argument(
         "-j",
         "--jobs",
