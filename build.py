@@ -29,6 +29,7 @@ import subprocess
 import sys
 import threading
 import venv
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,10 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 VENV_PYTHON = VENV / "bin" / "python"
 WHEEL_DIR = ROOT / "build" / "wheel"
+PAGE_WHEEL_DIR = ROOT / "build" / "page-wheel"
+PAGE_LEAVES_OUT = frozenset({"freecell/_cli/analyze.py", "freecell/_cli/dataset.py"})
+"""The wheel's files that the page's copy of it leaves out: `freecell analyze`, which needs its
+extra's libraries (Dask, pyarrow: not in Pyodide) and is never imported in the page."""
 WEB = ROOT / "web"
 DIST = ROOT / "dist"
 PYODIDE = WEB / "node_modules" / "pyodide"
@@ -110,6 +115,30 @@ def build_wheel() -> Path:
     (wheel,) = WHEEL_DIR.glob("freecell_deals-*.whl")
     stamp.write_text(wanted)
     return wheel
+
+
+def page_wheel(wheel: Path) -> Path:
+    """Return the page's copy of the wheel: the same, less PAGE_LEAVES_OUT and their RECORD lines.
+
+    The copy keeps each entry's date and compression, so the same wheel gives the same bytes.
+    """
+    target = PAGE_WHEEL_DIR / wheel.name
+    shutil.rmtree(PAGE_WHEEL_DIR, ignore_errors=True)
+    PAGE_WHEEL_DIR.mkdir(parents=True)
+    with zipfile.ZipFile(wheel) as source, zipfile.ZipFile(target, "w") as copy:
+        names = {info.filename for info in source.infolist()}
+        if missing := PAGE_LEAVES_OUT - names:
+            sys.exit(f"build.py: the wheel has no {', '.join(sorted(missing))} to leave out")
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename in PAGE_LEAVES_OUT:
+                continue
+            if info.filename.endswith(".dist-info/RECORD"):
+                lines = data.decode().splitlines(keepends=True)
+                kept = [line for line in lines if line.split(",")[0] not in PAGE_LEAVES_OUT]
+                data = "".join(kept).encode()
+            copy.writestr(info, data)
+    return target
 
 
 def install_wheel(wheel: Path) -> None:
@@ -233,7 +262,7 @@ def seal(site: Path, manifest: dict[str, Any]) -> dict[str, Any]:
 
 def build_site() -> None:
     """Build dist/: the page, the runtime, micropip and our wheel, with relative URLs only."""
-    dealer = build_wheel()
+    dealer = page_wheel(build_wheel())
     runtime = install_runtime()
     micropip = download_micropip(runtime.pop("micropip"))
     stdlib = compile_stdlib(runtime, micropip, dealer)

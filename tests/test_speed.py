@@ -10,9 +10,13 @@ Timings are not tested here; bench/bench_web.py and bench_network.py measure the
 
 from __future__ import annotations
 
+import ast
+import base64
+import hashlib
 import json
 import re
 import time
+import tomllib
 import zipfile
 from collections import Counter
 from collections.abc import Iterator
@@ -29,6 +33,7 @@ from helpers import (
     BOARD_JS,
     BOOT_MS,
     DIST,
+    ROOT,
     ContextFactory,
     Gate,
     boot,
@@ -387,6 +392,51 @@ class TestAppShell:
                 "() => JSON.parse(localStorage.getItem('freecell.openings')).map((o) => o.build)"
             )
             assert set(builds) == {build}
+
+
+class TestSiteWheel:
+    def test_the_page_wheel_is_the_library_less_analyze(self) -> None:
+        """The site's wheel is the library's, less the modules that import the analyze extra.
+
+        `freecell analyze` needs Dask and pyarrow, which Pyodide has not, and the page never runs
+        it: those bytes stay off the wire. Every other file is the library's own, byte for byte,
+        and the wheel's RECORD names exactly its files with their hashes.
+        """
+        extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+            "optional-dependencies"
+        ]["analyze"]
+        needs = {re.split(r"[=<>~!\[ ]", requirement)[0] for requirement in extra}
+        (library,) = (ROOT / "build" / "wheel").glob("freecell_deals-*.whl")
+        with zipfile.ZipFile(library) as wheel:
+            original = {name: wheel.read(name) for name in wheel.namelist()}
+        with zipfile.ZipFile(DIST / manifest()["dealer"]) as wheel:
+            page = {name: wheel.read(name) for name in wheel.namelist()}
+
+        def imports(source: bytes) -> set[str]:
+            found = set()
+            for node in ast.walk(ast.parse(source)):
+                if isinstance(node, ast.Import):
+                    found |= {alias.name.split(".")[0] for alias in node.names}
+                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                    found.add(node.module.split(".")[0])
+            return found
+
+        left_out = {
+            name for name in original if name.endswith(".py") and imports(original[name]) & needs
+        }
+        assert left_out, f"no module of the library imports {needs}: nothing to leave out"
+        assert set(page) == set(original) - left_out
+        (record,) = (name for name in page if name.endswith(".dist-info/RECORD"))
+        listed = {}
+        for line in page[record].decode().splitlines():
+            name, hashed, _ = line.split(",")
+            listed[name] = hashed
+        assert set(listed) == set(page)
+        for name, data in page.items():
+            if name != record:
+                assert data == original[name]
+                digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+                assert listed[name] == f"sha256={digest.decode()}"
 
 
 class TestCompiledStdlib:
