@@ -12,6 +12,7 @@ import random
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Sequence
 
 import pytest
@@ -28,6 +29,7 @@ from freecell import (
     SolverError,
     canonical_key,
     deal,
+    difficulty,
     parse_card,
     parse_position,
     solve,
@@ -42,13 +44,16 @@ NO_FC_SOLVE = (
 )
 
 
-def fc_solve_finds_no_solution(position: Position) -> bool:
-    """Tell whether fc-solve's complete scan over single-card moves (`-to 01ABCDE`) fails."""
+def fc_solve_finds_no_solution(position: Position, cells: int = 4) -> bool:
+    """Tell whether fc-solve's complete scan over single-card moves (`-to 01ABCDE`) fails.
+
+    `cells` is the number of free cells of the game (fc-solve's `--freecells-num`).
+    """
     program = shutil.which("fc-solve")
     if program is None:
         pytest.fail(NO_FC_SOLVE)
     result = subprocess.run(
-        [program, "-to", "01ABCDE", "-m", "-snx", "-"],
+        [program, "--freecells-num", str(cells), "-to", "01ABCDE", "-m", "-snx", "-"],
         input=str(position) + "\n",
         capture_output=True,
         text=True,
@@ -182,6 +187,81 @@ class TestImpossible:
     def test_impossible_needs_a_complete_scan(self) -> None:
         """With too small a budget the answer is unknown, never impossible."""
         assert solve(-1, max_states=100).result == "unknown"
+
+
+def assert_within_cells(number: int, moves: Sequence[Move], cells: int) -> None:
+    """Assert that the moves win the deal with `cells` free cells.
+
+    Checked here, not by the library: never more than `cells` cards in the free cells, and no
+    run longer than `cells` free cells and the empty cascades let a player move card by card.
+    """
+    game = Game.from_deal_number(number)
+    for move in moves:
+        before = game.position
+        held = sum(card is not None for card in before.freecells)
+        empty = sum(not cascade for cascade in before.cascades)
+        game.push(move)
+        after = game.position
+        assert sum(card is not None for card in after.freecells) <= cells, move
+        if move.target in "12345678":
+            target = int(move.target) - 1
+            moved = len(after.cascades[target]) - len(before.cascades[target])
+            empty -= not before.cascades[target]
+            assert moved <= (cells - held + 1) * 2**empty, move
+    assert game.is_won()
+
+
+class TestFewerCells:
+    @pytest.mark.parametrize(
+        ("number", "cells", "result"),
+        [(164, 0, "solved"), (1, 2, "impossible"), (1, 3, "solved"), (617, 3, "impossible")],
+    )
+    def test_the_known_minimums(self, number: int, cells: int, result: str) -> None:
+        """Deal 164 needs no free cell, deal 1 three and deal 617 four (the published counts)."""
+        solution = solve(number, cells=cells)
+        assert solution.result == result
+        if result == "solved":
+            assert_within_cells(number, solution.moves, cells)
+
+    @pytest.mark.parametrize("cells", range(4))
+    def test_answers_agree_with_fc_solve(self, cells: int) -> None:
+        """Each answer is fc-solve's (`--freecells-num`), and each solution keeps to the cells."""
+        results: Counter[str] = Counter()
+        for number in (2, 3, 4, 6, 7, 8, 13, 14, 164, 617):
+            solution = solve(number, cells=cells)
+            results[solution.result] += 1
+            position = Position.from_deal(deal(number))
+            impossible = fc_solve_finds_no_solution(position, cells)
+            assert solution.result == ("impossible" if impossible else "solved"), number
+            if solution.result == "solved":
+                assert_within_cells(number, solution.moves, cells)
+        assert results["impossible"] > 0
+        assert results["solved"] > 0
+
+    def test_four_cells_is_the_ordinary_game(self) -> None:
+        """`cells=4` is the default: the same moves and count."""
+        ordinary, four = solve(617), solve(617, cells=4)
+        assert (four.result, four.moves, four.states) == (
+            ordinary.result,
+            ordinary.moves,
+            ordinary.states,
+        )
+        assert Solver(617).cells == 4
+
+    @pytest.mark.parametrize("cells", [-1, 5, True, 2.0, "3"])
+    def test_bad_cells(self, cells: object) -> None:
+        """A number of free cells outside 0..4 raises SolverError, naming the range."""
+        with pytest.raises(SolverError, match="from 0 to 4"):
+            Solver(617, cells=cells)  # type: ignore[arg-type]
+
+    def test_a_position_that_holds_more_cards(self) -> None:
+        """A position with more cards in its free cells than `cells` raises SolverError."""
+        game = Game.from_deal_number(164)
+        for move in ("8a", "8b", "8c"):
+            game.push(move)
+        assert solve(game, cells=3).result == "solved"
+        with pytest.raises(SolverError, match="holds 3 cards in its free cells"):
+            Solver(game, cells=2)
 
 
 class TestBudget:
@@ -319,10 +399,45 @@ class TestCommand:
         status, out, _ = run_solve("-f", "json", "1", "-1")
         assert status == 0
         first, second = map(json.loads, out.splitlines())
-        assert set(first) == {"deal", "result", "moves", "states", "seconds"}
+        assert set(first) == {
+            "deal", "result", "moves", "states", "seconds", "cells", "difficulty",
+        }  # fmt: skip
+        assert (first["cells"], first["difficulty"]) == (4, difficulty(solve(1)))
         assert (first["deal"], first["result"]) == (1, "solved")
         assert_wins(1, first["moves"])
         assert (second["deal"], second["result"], second["moves"]) == (-1, "impossible", [])
+        assert second["difficulty"] is None
+
+    def test_cells(self) -> None:
+        """--cells K solves the game with K free cells.
+
+        Its JSON gives no grade: the grade is the four-cell game's.
+        """
+        assert run_solve("617", "--cells", "3") == (0, "617: impossible\n", "")
+        status, out, _ = run_solve("-f", "json", "--cells", "3", "1")
+        line = json.loads(out)
+        assert (status, line["result"], line["cells"], line["difficulty"]) == (0, "solved", 3, None)
+        assert_within_cells(1, [Move.parse(move) for move in line["moves"]], 3)
+
+    @pytest.mark.parametrize("value", ["5", "-1", "x", "", "4.0"])
+    def test_bad_cells(self, value: str) -> None:
+        """A --cells outside 0..4 is a usage error that names the range."""
+        status, out, err = run_solve("617", "--cells", value)
+        assert (status, out) == (2, "")
+        assert "write a number of free cells from 0 to 4" in err
+        assert err.count("\n") == 1
+
+    def test_a_position_that_holds_more_cards_than_cells(self) -> None:
+        """A position on stdin with more cards in its free cells than --cells is refused."""
+        game = Game.from_deal_number(617)
+        for move in ("8a", "8b", "8c"):
+            game.push(move)
+        status, out, err = run_solve("-", "--cells", "2", stdin=str(game.position))
+        assert (status, out) == (2, "")
+        assert err == (
+            "freecell solve: the position on standard input holds 3 cards in its free cells: "
+            "more than --cells 2\n"
+        )
 
     def test_impossible_deal(self) -> None:
         """Deal 11982 is impossible, and fc-solve's complete scan agrees; exit status 0."""

@@ -255,9 +255,17 @@ _Child = tuple[bytes, int, int]
 
 
 def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept inline for speed
-    key: bytes, seen: dict[bytes, bytes | None], costs: _Cache[int], runs: _Cache[int], plan: _Plan
+    key: bytes,
+    seen: dict[bytes, bytes | None],
+    costs: _Cache[int],
+    runs: _Cache[int],
+    plan: _Plan,
+    *,
+    capacity: int,
 ) -> list[_Child]:
     """Return the children of a state that are not in ``seen``, safe moves home applied.
+
+    ``capacity`` is the number of free cells the game has (4, or fewer for a harder game).
 
     The hot loop: about 30 us an expansion of a meta scan (6 children stored, a few more met
     again), 20 us an atomic one. Most of it builds the children's keys (copy the list of
@@ -269,7 +277,7 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
     cells = key[4:end]
     cascades = key[end + 1 :].split(_SEP_BYTES)
     prefix = key[: end + 1]
-    free = 4 - len(cells)
+    free = capacity - len(cells)
     empty = 0
     while empty < 8 and not cascades[empty]:
         empty += 1
@@ -385,11 +393,14 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
     return out
 
 
-def _apply(key: bytes, move: int) -> bytes | None:  # noqa: C901, PLR0911, PLR0912 - a rule a line
-    """Return the state after a move given as cards, or ``None`` if the rules forbid it."""
+def _apply(key: bytes, move: int, capacity: int) -> bytes | None:  # noqa: C901, PLR0911, PLR0912
+    """Return the state after a move given as cards, or ``None`` if the rules forbid it.
+
+    The game has ``capacity`` free cells. (One rule a line: hence the branches.)
+    """
     found, cells, cascades = _unpack(key)
     card, target = move & 63, move >> 6
-    free = 4 - len(cells)
+    free = capacity - len(cells)
     empty = cascades.count(b"")
     source = -1
     cards = _ONE[card]
@@ -449,11 +460,13 @@ class _Scan:
     """
 
     __slots__ = (
-        "costs", "exhausted", "expanded", "goal", "heap", "moves", "plan", "runs", "seen", "seq",
+        "capacity", "costs", "exhausted", "expanded", "goal", "heap", "moves", "plan", "runs",
+        "seen", "seq",
     )  # fmt: skip
 
-    def __init__(self, plan: _Plan, start: bytes) -> None:
+    def __init__(self, plan: _Plan, start: bytes, capacity: int) -> None:
         self.plan = plan
+        self.capacity = capacity
         self.costs = _Cache(plan.cascade_cost)
         self.runs = _Cache(_run_length)
         self.seen: dict[bytes, bytes | None] = {start: None}
@@ -474,7 +487,7 @@ class _Scan:
         Returns whether the scan has ended: won (``goal`` is set), exhausted, or out of room.
         """
         heap, seen, costs, runs, plan = self.heap, self.seen, self.costs, self.runs, self.plan
-        moves = self.moves
+        moves, capacity = self.moves, self.capacity
         g_weight = plan.g_weight
         pop, push = heapq.heappop, heapq.heappush
         seq = self.seq
@@ -489,7 +502,7 @@ class _Scan:
                 moves[key] = priority & move_mask
                 g = priority >> _MOVE_BITS & g_mask
                 self.expanded += 1
-                for child, move, h in _children(key, seen, costs, runs, plan):
+                for child, move, h in _children(key, seen, costs, runs, plan, capacity=capacity):
                     if room <= 0:
                         push(heap, (priority, key))  # not fully expanded: stays open
                         return True
@@ -522,7 +535,7 @@ class _Scan:
 # --- trimming and translating a solution ------------------------------------------------------
 
 
-def _shortcut(path: list[bytes], moves: list[int]) -> tuple[list[bytes], list[int]]:
+def _shortcut(path: list[bytes], moves: list[int], capacity: int) -> tuple[list[bytes], list[int]]:
     """Follow a winning path, jumping by one meta move to the latest position it can reach.
 
     A scan's own moves never allow such a jump (the search would have found it first), so this
@@ -535,7 +548,7 @@ def _shortcut(path: list[bytes], moves: list[int]) -> tuple[list[bytes], list[in
     i, last = 0, len(path) - 1
     while i < last:
         best, best_move = i + 1, moves[i]
-        for child, move, _ in _children(path[i], {}, costs, runs, _SHORTCUTS):
+        for child, move, _ in _children(path[i], {}, costs, runs, _SHORTCUTS, capacity=capacity):
             j = index.get(child, -1)
             if j > best:
                 best, best_move = j, move
@@ -545,7 +558,7 @@ def _shortcut(path: list[bytes], moves: list[int]) -> tuple[list[bytes], list[in
     return keys, new_moves
 
 
-def _trim(path: list[bytes], moves: list[int]) -> tuple[list[bytes], list[int]]:
+def _trim(path: list[bytes], moves: list[int], capacity: int) -> tuple[list[bytes], list[int]]:
     """Remove moves, or pairs of moves of one card, while what remains still wins.
 
     A removed move changes the positions after it until they meet the old path again, so each
@@ -560,7 +573,7 @@ def _trim(path: list[bytes], moves: list[int]) -> tuple[list[bytes], list[int]]:
         card = moves[i] & 63
         again = next((j for j in range(i + 1, len(moves)) if moves[j] & 63 == card), None)
         for drop in ((i,), (i, again)) if again is not None else ((i,),):
-            trimmed = _without(path, moves, drop, index)
+            trimmed = _without(path, moves, drop, index, capacity)
             if trimmed is not None:
                 path, moves = trimmed
                 index = {key: i for i, key in enumerate(path)}
@@ -571,7 +584,11 @@ def _trim(path: list[bytes], moves: list[int]) -> tuple[list[bytes], list[int]]:
 
 
 def _without(
-    path: list[bytes], moves: list[int], drop: tuple[int, ...], index: dict[bytes, int]
+    path: list[bytes],
+    moves: list[int],
+    drop: tuple[int, ...],
+    index: dict[bytes, int],
+    capacity: int,
 ) -> tuple[list[bytes], list[int]] | None:
     """Return the path and moves without the moves at ``drop``, or ``None`` if that loses.
 
@@ -583,7 +600,7 @@ def _without(
     for k in range(first, len(moves)):
         if k in drop:
             continue
-        after = _apply(key, moves[k])
+        after = _apply(key, moves[k], capacity)
         if after is None:
             return None
         key = after
@@ -655,7 +672,11 @@ def _translate(start: Position, path: list[bytes], card_moves: list[int]) -> tup
 
 
 class SolverError(ValueError):
-    """Raised for a budget that is no budget (a state or time limit below 1 or 0)."""
+    """Raised for a budget that is no budget, or free cells that a game cannot have.
+
+    A budget below 1 state or 0 seconds; a number of free cells outside 0 to 4, or fewer than
+    the position's cards in its free cells.
+    """
 
 
 @dataclass(frozen=True, slots=True)
@@ -713,6 +734,15 @@ class Solver:
     :class:`SolverError` for a budget below 1 state or 0 seconds, and
     :class:`~freecell.DealNumberError` for a deal number that names no deal.
 
+    ``cells`` plays a harder game with fewer free cells, 0 to 4: at most that many cards in
+    the free cells at once, and runs moved as that many cells allow. Its solution is a
+    solution of the ordinary game too; "impossible" means impossible with that many cells
+    (deal 1 needs 3). A position with more cards in its free cells than ``cells`` raises
+    :class:`SolverError`.
+
+    >>> [solve(1, cells=cells).result for cells in (2, 3)]
+    ['impossible', 'solved']
+
     A :class:`Game` is searched from its position when the solver is made.
 
     >>> solver = Solver(Game.from_deal_number(617))
@@ -728,6 +758,7 @@ class Solver:
         *,
         max_states: int = DEFAULT_MAX_STATES,
         max_seconds: float | None = None,
+        cells: int = len(FREECELLS),
     ) -> None:
         if max_states < 1:
             msg = f"max_states must be at least 1, not {max_states}"
@@ -735,17 +766,25 @@ class Solver:
         if max_seconds is not None and not max_seconds >= 0:
             msg = f"max_seconds must be at least 0, not {max_seconds}"
             raise SolverError(msg)
+        if type(cells) is not int or cells not in range(len(FREECELLS) + 1):
+            msg = f"cells must be a number of free cells from 0 to {len(FREECELLS)}, not {cells!r}"
+            raise SolverError(msg)
         self._position = _start_position(start)
+        held = sum(card is not None for card in self._position.freecells)
+        if held > cells:
+            msg = f"the position holds {held} cards in its free cells: more than cells={cells}"
+            raise SolverError(msg)
+        self._cells = cells
         self._max_states = max_states
         self._max_seconds = max_seconds
         self._seconds = 0.0
         self._solution: Solution | None = None
         if len(_SORTED) > _CACHE_LIMIT:  # shared by every search of the process
             _SORTED.clear()
-        found, cells, cascades = _unpack(canonical_key(self._position))
-        found, cells = _settle(found, cells, cascades)
-        start_key = _pack(found, cells, cascades)
-        self._scans = [_Scan(plan, start_key) for plan in _PLANS]
+        found, held_cards, cascades = _unpack(canonical_key(self._position))
+        found, held_cards = _settle(found, held_cards, cascades)
+        start_key = _pack(found, held_cards, cascades)
+        self._scans = [_Scan(plan, start_key, cells) for plan in _PLANS]
         self._active = [True] * len(self._scans)
         self._turn = 0  # the scan whose turn it is
         self._left = _HEAD  # expansions left in its turn
@@ -754,6 +793,11 @@ class Solver:
     def position(self) -> Position:
         """The position the search started from."""
         return self._position
+
+    @property
+    def cells(self) -> int:
+        """The number of free cells of the game searched (4 unless asked for fewer)."""
+        return self._cells
 
     @property
     def solution(self) -> Solution | None:
@@ -846,13 +890,17 @@ class Solver:
     def _win(self, scan: _Scan) -> None:
         path, moves = scan.path()
         if scan.plan.atomic:
-            path, moves = _shortcut(path, moves)
-        path, moves = _trim(path, moves)
+            path, moves = _shortcut(path, moves, self._cells)
+        path, moves = _trim(path, moves, self._cells)
         self._finish("solved", _translate(self._position, path, moves))
 
 
 def solve(
-    start: Start, *, max_states: int = DEFAULT_MAX_STATES, max_seconds: float | None = None
+    start: Start,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    max_seconds: float | None = None,
+    cells: int = len(FREECELLS),
 ) -> Solution:
     """Search for a solution within a budget; see :class:`Solver`.
 
@@ -862,4 +910,4 @@ def solve(
     >>> solution.result, solution.states > 0, all(isinstance(m, Move) for m in solution.moves)
     ('solved', True, True)
     """
-    return Solver(start, max_states=max_states, max_seconds=max_seconds).run()
+    return Solver(start, max_states=max_states, max_seconds=max_seconds, cells=cells).run()

@@ -5,8 +5,9 @@
 that ``freecell replay 617`` plays them to a win), ``11982: impossible`` or ``N: unknown``
 when the budget ran out. ``-`` reads a position in fc-solve's format from standard input (what
 the page's "Copy text" copies) and is labelled ``-``. ``--format json`` prints a JSON object a
-line instead. Exit status: 0 when every deal got an answer, 3 when one is unknown, 2 for a bad
-command line (one line on stderr, nothing on stdout; every argument is checked first).
+line instead. ``--cells K`` plays with K free cells, 0 to 4. Exit status: 0 when every deal
+got an answer, 3 when one is unknown, 2 for a bad command line (one line on stderr, nothing on
+stdout; every argument is checked first).
 """
 
 from __future__ import annotations
@@ -37,7 +38,9 @@ from freecell._cli.options import (
     positive_int,
 )
 from freecell._deal import VALID_DEALS_TEXT, DealNumberError, deal, parse_deal_spec
+from freecell._difficulty import difficulty
 from freecell._fcs import parse_position
+from freecell._notation import FREECELLS
 from freecell._rules import PositionError
 from freecell._solver import Solution, Solver
 
@@ -46,6 +49,13 @@ _FORMATS: Final = ("text", "json")
 _STDIN: Final = "-"
 _AHEAD: Final = 8  # deals handed out ahead of the one printed next, per process
 _WATCH_SECONDS: Final = 0.5  # how often a worker checks that its parent is alive
+
+
+def _cells(text: str) -> int:
+    if text not in {str(count) for count in range(len(FREECELLS) + 1)}:
+        msg = f"write a number of free cells from 0 to {len(FREECELLS)}, not {quoted(text)}"
+        raise argparse.ArgumentTypeError(msg)
+    return int(text)
 
 
 def _format(text: str) -> str:
@@ -80,9 +90,17 @@ def _parser() -> Parser:
         default="text",
         metavar="FORMAT",
         help="text: `DEAL: MOVES` or `DEAL: impossible|unknown` (default); json: an object a "
-        "line with deal, result, moves, states and seconds",
+        "line with deal, result, moves, states, seconds, cells and difficulty",
     )
     add_budget_arguments(parser, "seconds a search may take, per deal (default: no limit)")
+    parser.add_argument(
+        "--cells",
+        type=_cells,
+        default=len(FREECELLS),
+        metavar="K",
+        help=f"free cells the game has, 0 to {len(FREECELLS)}: fewer make it harder, and a deal "
+        f"impossible with them says `impossible` (default {len(FREECELLS)})",
+    )
     parser.add_argument(
         "-j",
         "--jobs",
@@ -106,18 +124,21 @@ class WorkerDiedError(Exception):
 
 @dataclass(frozen=True, slots=True)
 class _Task:
-    """One deal to solve: a deal number or a position's text, and the budget."""
+    """One deal to solve: a deal number or a position's text, the budget and the free cells."""
 
     number: int | None
     text: str
     max_states: int
     timeout: float | None
+    cells: int
 
 
 def _solve(task: _Task) -> Solution:
     """Solve one task (in this process or a worker)."""
     start = deal(task.number) if task.number is not None else parse_position(task.text)
-    return Solver(start, max_states=task.max_states, max_seconds=task.timeout).run()
+    return Solver(
+        start, max_states=task.max_states, max_seconds=task.timeout, cells=task.cells
+    ).run()
 
 
 def _start_worker() -> None:
@@ -186,14 +207,19 @@ def _line(task: _Task, solution: Solution, fmt: str) -> str:
                 "moves": [str(move) for move in solution.moves],
                 "states": solution.states,
                 "seconds": round(solution.seconds, 4),
+                "cells": task.cells,
+                # The grade is the ordinary game's: with fewer cells the count means another thing.
+                "difficulty": difficulty(solution) if task.cells == len(FREECELLS) else None,
             }
         )
     label = _STDIN if task.number is None else str(task.number)
     return f"{label}: {solution}"
 
 
-def _specs(deal_texts: list[str], stdin: TextIO) -> list[Iterable[int] | str]:
+def _specs(deal_texts: list[str], stdin: TextIO, cells: int) -> list[Iterable[int] | str]:
     """Check every deal argument and read stdin for ``-``; raise UsageError if one is bad.
+
+    A position on stdin must fit ``cells`` free cells.
 
     Returns the deal numbers of each argument, or the position's text for ``-``.
     """
@@ -207,10 +233,17 @@ def _specs(deal_texts: list[str], stdin: TextIO) -> list[Iterable[int] | str]:
             if text is None:
                 text = stdin.read()
                 try:
-                    parse_position(text)
+                    position = parse_position(text)
                 except PositionError as error:
                     msg = f"invalid position on standard input: {error}"
                     raise UsageError(msg) from None
+                held = sum(card is not None for card in position.freecells)
+                if held > cells:
+                    msg = (
+                        f"the position on standard input holds {held} cards in its free cells: "
+                        f"more than --cells {cells}"
+                    )
+                    raise UsageError(msg)
             specs.append(text)
             continue
         try:
@@ -221,13 +254,13 @@ def _specs(deal_texts: list[str], stdin: TextIO) -> list[Iterable[int] | str]:
 
 
 def _tasks(
-    specs: list[Iterable[int] | str], max_states: int, timeout: float | None
+    specs: list[Iterable[int] | str], max_states: int, timeout: float | None, cells: int
 ) -> Iterator[_Task]:
     for spec in specs:
         if isinstance(spec, str):
-            yield _Task(None, spec, max_states, timeout)
+            yield _Task(None, spec, max_states, timeout, cells)
         else:
-            yield from (_Task(number, "", max_states, timeout) for number in spec)
+            yield from (_Task(number, "", max_states, timeout, cells) for number in spec)
 
 
 def solve_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
@@ -244,14 +277,14 @@ def solve_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextI
     """
     try:
         args = _parser().parse(argv)
-        specs = _specs(args.deals, stdin)
+        specs = _specs(args.deals, stdin, args.cells)
     except Answered as answer:
         stdout.write(answer.text)
         return EXIT_OK
     except UsageError as error:
         stderr.write(f"{_PROG}: {error}\n")
         return EXIT_BAD_INPUT
-    tasks = _tasks(specs, args.max_states, args.timeout)
+    tasks = _tasks(specs, args.max_states, args.timeout, args.cells)
     # No more processes than deals (a range from -1 or -2 is lazy, of unknown length).
     sizes = [1 if isinstance(s, str) else len(s) if isinstance(s, Sized) else None for s in specs]
     jobs = args.jobs if None in sizes else min(args.jobs, sum(filter(None, sizes)))
