@@ -1,14 +1,19 @@
 """Measure the page's solver in headless Chromium: how soon a hint comes, and the page meanwhile.
 
 Run with `python3 build.py bench` (it builds dist/ first); it prints a table and writes it into
-docs/performance.md. Two figures, on one page whose Python is warm:
+docs/performance.md. Three figures, on one page whose Python is warm:
 
 * A hint on a fresh deal: 30 deals picked at random (fixed seed) among Windows' million; for
   each, the deal is opened, then the Hint button clicked, timed on the page's clock until the
   board says whether it is solvable (data-solvable): the whole search, in Pyodide, in 5 ms slices.
 * Deal changes while a search runs: the Hint button on a deal whose search lasts seconds (the
   impossible deals, whose proof visits every position), then Next 50 ms later, timed as
-  bench_web.py times a deal change: until the board holds the next deal; 30 times.
+  bench_web.py times a deal change: until the board holds the next deal; 30 times. (The live
+  guard checks each deal as it opens: its search runs too.)
+* The live guard after a hand move, on deals 1..1000: each deal opened and checked, then a
+  move off the solver's solution (the first legal move that is not its first move, so that no
+  search has met the position yet) played with its two keys, timed until the board says
+  whether the game can still be won.
 
 The site is served from a private copy of dist/, so a rebuild meanwhile changes nothing.
 """
@@ -16,6 +21,7 @@ The site is served from a private copy of dist/, so a rebuild meanwhile changes 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import shutil
@@ -33,9 +39,10 @@ from bench_web import percentile  # noqa: E402 - beside this file
 from performance_doc import write_section  # noqa: E402 - beside this file
 
 from build import CHROMIUM_ARGS, DIST, chromium_executable  # noqa: E402 - at the root
+from freecell import Position, deal, solve  # noqa: E402 - the venv's library
 from site_server import serve  # noqa: E402 - beside build.py
 
-TARGETS = {"hint_p95_s": 1.5, "change_p95_ms": 50.0}
+TARGETS = {"hint_p95_s": 1.5, "change_p95_ms": 50.0, "guard_p95_s": 1.0}
 IMPOSSIBLE = [11982, 146692, 186216, 455889, 495505, 512118, 517776, 781948]
 """The deals of 1..1,000,000 that cannot be won: their searches run longest."""
 
@@ -76,6 +83,44 @@ CHANGE_DURING_SEARCH_JS = """async () => {
 }"""
 
 
+GUARD_JS = """async (keys) => {
+  const board = document.getElementById("board");
+  while (!board.dataset.solvable) await new Promise((resolve) => setTimeout(resolve, 1));
+  const start = performance.now();
+  for (const key of keys) {
+    document.body.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }));
+  }
+  while (board.dataset.moves === "" || !board.dataset.solvable) {
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  return [performance.now() - start, board.dataset.solvable];
+}"""
+
+
+def hand_move(number: int) -> str:
+    """Return a move of two places from deal `number`'s start that is off the solver's way."""
+    position = Position.from_deal(deal(number))
+    first = solve(position).moves[:1]
+    for move in position.legal_moves():
+        text = str(move)
+        if move not in first and len(text) == 2:
+            return text
+    msg = f"deal {number} has no move of two places off the solution"
+    raise ValueError(msg)
+
+
+def measure_guard(page: Page, deals: range) -> dict[str, list[float]]:
+    """Time the guard's answer after a hand move on each deal (opened first, and checked)."""
+    times: list[float] = []
+    answers: list[float] = []
+    for number in deals:
+        page.evaluate(OPEN_JS, number)
+        elapsed, answer = page.evaluate(GUARD_JS, list(hand_move(number)))
+        times.append(float(elapsed))
+        answers.append(float(answer == "yes"))
+    return {"guard": times, "guard_yes": answers}
+
+
 def measure(page: Page, base: str, count: int) -> dict[str, list[float]]:
     """Time `count` hints on fresh deals, then `count` deal changes during a search."""
     page.goto(f"{base}index.html?deal=1")
@@ -106,9 +151,10 @@ def measure(page: Page, base: str, count: int) -> dict[str, list[float]]:
 
 def table(figures: dict[str, list[float]], browser: str, count: int) -> str:
     """Return the figures as the Markdown that goes into docs/performance.md."""
-    hints, changes = figures["hints"], figures["changes"]
+    hints, changes, guard = figures["hints"], figures["changes"], figures["guard"]
     hint_p95 = percentile(hints, 0.95) / 1000
     change_p95 = percentile(changes, 0.95)
+    guard_p95 = percentile(guard, 0.95) / 1000
 
     def verdict(value: float, key: str) -> str:
         return "met" if value <= TARGETS[key] else "NOT met"
@@ -127,9 +173,19 @@ def table(figures: dict[str, list[float]], browser: str, count: int) -> str:
         f"p95 {change_p95:.1f} ms; a search was running {running}/{count} times | "
         f"p95 ≤ {TARGETS['change_p95_ms']:.0f} ms: {verdict(change_p95, 'change_p95_ms')} |"
     )
+    guard_row = (
+        f"| live guard after a hand move, deals 1..{len(guard)} (key to verdict) | "
+        f"p50 {statistics.median(guard) / 1000:.2f} s, p95 {guard_p95:.2f} s, "
+        f"max {max(guard) / 1000:.2f} s; {int(sum(figures['guard_yes']))} still winnable | "
+        f"p95 ≤ {TARGETS['guard_p95_s']} s: {verdict(guard_p95, 'guard_p95_s')} |"
+    )
     today = time.strftime("%Y-%m-%d")
-    heading = f"Measured {today} on {machine}, {browser}, {count} deals each."
-    rows = ["| measure | value | target |", "|---|---:|---|", hint_row, change_row]
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+    heading = (
+        f"Measured {today} on {machine}, {browser}, {count} deals each for the first two; "
+        f"load average {load} after."
+    )
+    rows = ["| measure | value | target |", "|---|---:|---|", hint_row, change_row, guard_row]
     return "\n".join([heading, "", *rows])
 
 
@@ -137,6 +193,9 @@ def main() -> None:
     """Measure, print the table and write it into docs/performance.md."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=30, help="deals per measure (default 30)")
+    parser.add_argument(
+        "--guard-deals", type=int, default=1000, help="the guard's deals, 1..N (default 1000)"
+    )
     args = parser.parse_args()
     if not (DIST / "index.html").exists():
         sys.exit("dist/ is missing: run python3 build.py first")
@@ -151,6 +210,7 @@ def main() -> None:
             browser = playwright.chromium.launch(**options)  # type: ignore[arg-type]
             page = browser.new_page()
             figures = measure(page, base, args.count)
+            figures |= measure_guard(page, range(1, args.guard_deals + 1))
             name = f"headless Chromium {browser.version}"
             browser.close()
     text = table(figures, name, args.count)
