@@ -28,6 +28,7 @@ from typing import Any, Concatenate, Final, ParamSpec, TypeGuard
 from freecell._cards import card_is_red, card_rank, card_suit, card_unicode
 from freecell._clicks import best_move_for, find_move, why_stuck
 from freecell._deal import MAX_DEAL, DealNumberError, deal, format_deal, parse_deal_number
+from freecell._difficulty import difficulty
 from freecell._errors import ERROR_CODES, CodedError, message, shorten
 from freecell._history import Game, HistoryError, Snapshot
 from freecell._names import CARD_CODES, SUIT_SYMBOLS
@@ -206,6 +207,8 @@ class Session:
         self._search_at: Position | None = None
         # What searches found: a position, its result and the moves that win from it.
         self._known: dict[Position, tuple[str, tuple[Move, ...]]] = {}
+        # The grade of each position searched from the start (not met on another's way).
+        self._grades: dict[Position, int | None] = {}
 
     def _reply(self, game: Game, **fields: Any) -> str:
         return _json({"ok": True, **fields, "game": game.snapshot()})
@@ -484,6 +487,28 @@ class Session:
         return self._reply(game, **fields)
 
     @_with_game
+    def grade(self, game: Game) -> str:
+        """Grade the game's deal, 1 (easy) to 5 (hard), as :func:`freecell.difficulty` does.
+
+        The grade comes from the search of the deal's start, the one ``freecell solve`` makes,
+        so the two agree; it is ``None`` for a deal the search does not solve. Answered at once
+        when that search was made before (Hint's or the guard's on the deal's start), or
+        pending as for :meth:`hint`.
+
+        >>> session = Session(); _ = session.new_game("1")
+        >>> while json.loads(session.grade()).get("pending"):
+        ...     while session.think(0.005) == "thinking":
+        ...         pass
+        >>> json.loads(session.grade())["difficulty"]
+        4
+        """
+        start = game.start
+        if start not in self._grades:
+            self._search_for(game, start)
+            return self._reply(game, pending=True)
+        return self._reply(game, difficulty=self._grades[start])
+
+    @_with_game
     def undo_to_winnable(self, game: Game) -> str:
         """Take back turns to the last position of the game known to be winnable.
 
@@ -551,9 +576,11 @@ class Session:
         return "done"
 
     def _learn(self, position: Position, solution: Solution) -> None:
-        """Remember a search's answer, and for a solution every position on its way."""
+        """Remember a search's answer and grade, and for a solution every position on its way."""
         if len(self._known) > _KNOWN_MOST:
             self._known.clear()
+            self._grades.clear()
+        self._grades[position] = difficulty(solution)
         moves = solution.moves
         self._known[position] = (solution.result, moves)
         for index, move in enumerate(moves):
@@ -605,6 +632,7 @@ def warm_up(number: int, search_seconds: float = 0.001) -> None:
     if session.think(search_seconds) == "done":
         session.play_move(json.loads(session.hint())["moves"][0])
     session.check()
+    session.grade()
     session.undo_to_winnable()
     session.new_game(str(number), "", 0, faces=False)
     session.new_game(str(number), "", 1, faces=True)

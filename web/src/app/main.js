@@ -30,6 +30,8 @@ const dom = {
   tapToMove: $("#tap-to-move"),
   liveCheck: $("#live-check"),
   guard: $("#guard"),
+  difficulty: $("#difficulty"),
+  difficultyValue: $("#difficulty-value"),
   lost: $("#lost"),
   movesCount: $("#moves-count"),
   win: $("#win"),

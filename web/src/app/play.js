@@ -98,6 +98,16 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     return showOpened(await answer, historyMode);
   }
 
+  /** Ask Python for the grade of deal `number` (its search is the one the guard starts). */
+  function grade(number) {
+    state.difficulty = null;
+    call("grade").then((reply) => {
+      if (!reply.ok || state.deal !== number) return; // cancelled: another deal opened
+      state.difficulty = reply.difficulty;
+      view.render(state);
+    });
+  }
+
   /** Show a game Python opened (new_game's reply); false if it refused. */
   function showOpened(reply, historyMode) {
     if (reply.faces) state.faces = reply.faces;
@@ -109,6 +119,7 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     state.deal = reply.number;
     state.neighbours = { previous: reply.previous, next: reply.next };
     record(reply.game);
+    grade(reply.number);
     stats.opened(state.game);
     const notice = { code: reply.notice_code, params: reply.notice_params };
     const before = stats.deal(state.deal);

@@ -26,6 +26,7 @@ const operations = {
   play_move: (session, { move }) => session.play_move(String(move)),
   hint: (session) => session.hint(),
   check: (session) => session.check(),
+  grade: (session) => session.grade(),
   undo_to_winnable: (session) => session.undo_to_winnable(),
   undo: (session) => session.undo(),
   redo: (session) => session.redo(),
@@ -49,7 +50,7 @@ function call(python, op, args) {
 // that the page's other requests are answered between two slices; one that changes the game
 // ends the search, and the waiting requests get {cancelled}.
 const THINK_MS = 5;
-const SEARCHING = new Set(["hint", "check"]);
+const SEARCHING = new Set(["hint", "check", "grade"]);
 
 /**
  * The requests' answerer on a Session (a promise of it): answer({id, op, args}) posts the

@@ -71,6 +71,19 @@ export function createView(dom) {
     dom.lost.hidden = !state.lost?.move || state.game.won;
   }
 
+  // The deal's grade: #board[data-difficulty] and its label, once Python has graded it.
+  function renderDifficulty(state) {
+    const grade = state.difficulty;
+    dom.difficulty.hidden = grade === null;
+    if (grade === null) {
+      delete dom.board.dataset.difficulty;
+      return;
+    }
+    dom.board.dataset.difficulty = String(grade);
+    dom.difficultyValue.textContent = t("difficulty.value", { grade: formatNumber(grade) });
+    dom.difficulty.title = t("difficulty.title");
+  }
+
   function renderSolving(state) {
     if (state.solvable) dom.board.dataset.solvable = state.solvable;
     else delete dom.board.dataset.solvable;
@@ -94,6 +107,7 @@ export function createView(dom) {
     renderTable(dom.table, state, state.game, { glide });
     renderCounts(state.game);
     renderSolving(state);
+    renderDifficulty(state);
     renderWin(state);
   }
 

@@ -29,6 +29,8 @@
 //                                        when the search ends ({cancelled} if the game moved on)
 //     check                              the live guard: whether the game can still be won, and
 //                                        which move lost it; answered as hint is
+//     grade                              the deal's difficulty, 1 to 5 (null if unsolved): answered
+//                                        as hint is
 //     undo_to_winnable                   back to the last position known to be winnable
 //     targets {source}                   where a selection could go
 // worker -> page: {type: "status", stage: "downloading" | "starting"}
