@@ -28,6 +28,7 @@ const dom = {
   auto: $("#auto"),
   tapToMove: $("#tap-to-move"),
   movesCount: $("#moves-count"),
+  history: $("#history"),
   win: $("#win"),
   winText: $("#win-text"),
   playNext: $("[data-action=play-next]"),

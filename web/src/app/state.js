@@ -18,6 +18,7 @@ export function createState() {
     hint: null, // {card, target}: the next move of a solution, marked on the table
     solvable: null, // "yes", "no" or "unknown" once a hint or solve has answered, else null
     solving: false, // whether Solve is playing the rest of the game
+    seeking: null, // the move count the history slider asks for while Python is on its way
     language: "en",
     languageChosen: false, // chosen by a link, the menu or a stored choice: links keep it
     auto: true, // safe automatic moves to the foundations
