@@ -30,6 +30,7 @@ from build import CHROMIUM_ARGS, chromium_executable
 from helpers import (
     DESKTOP,
     DIST,
+    NO_FC_SOLVE,
     PHONE,
     TIMEOUT_MS,
     ContextFactory,
@@ -54,11 +55,6 @@ NO_CHROMIUM = (
 collect_ignore_glob = ["pyodide_*.py"]
 """Scripts that run inside Pyodide (see tests/test_pyodide.py): pytest must not import them,
 not even for --doctest-modules (pyodide_web_checks.py runs the page's API as it is imported)."""
-
-NO_FC_SOLVE = (
-    "fc-solve is not on PATH. Install Debian's package (`sudo apt-get install "
-    "freecell-solver-bin`) or build it from https://fc-solve.shlomifish.org/."
-)
 
 
 def pytest_configure(config: pytest.Config) -> None:

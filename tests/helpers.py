@@ -4,18 +4,46 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from playwright.sync_api import BrowserContext, Locator, Page, Route, ViewportSize, expect
 
-from freecell import CARD_CODES, Game, deal
+from freecell import CARD_CODES, Game, Position, deal
 from freecell._cli.replay import move_words
 
-if TYPE_CHECKING:
-    import pytest
+NO_FC_SOLVE = (
+    "fc-solve is not on PATH. Install Debian's package (`sudo apt-get install "
+    "freecell-solver-bin`) or build it from https://fc-solve.shlomifish.org/."
+)
+
+
+def fc_solve_finds_no_solution(position: Position, cells: int = 4) -> bool:
+    """Tell whether fc-solve's complete scan over single-card moves (`-to 01ABCDE`) fails.
+
+    `cells` is the number of free cells of the game (fc-solve's `--freecells-num`). Fails the
+    test, saying what to install, without fc-solve.
+    """
+    program = shutil.which("fc-solve")
+    if program is None:
+        pytest.fail(NO_FC_SOLVE, pytrace=False)
+    result = subprocess.run(
+        [program, "--freecells-num", str(cells), "-to", "01ABCDE", "-m", "-snx", "-"],
+        input=str(position) + "\n",
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env={"FREECELL_SOLVER_QUIET": "1", "PATH": "/usr/bin:/bin"},
+    )
+    assert "This game is solveable." in result.stdout or "I could not solve" in result.stdout
+    return "I could not solve this game." in result.stdout
+
 
 ROOT = Path(__file__).resolve().parent.parent
 DIST = ROOT / "dist"
@@ -136,6 +164,7 @@ def settle(page: Page) -> None:
 
     Escape closes a dialog, puts a picked-up card down and stops Solve; the menu closes with
     its toggle. Tap-to-move is as the device starts it: on for a touch screen, off for a mouse.
+    The live guard is on.
     """
     blur(page)
     for _ in range(2):
@@ -143,9 +172,10 @@ def settle(page: Page) -> None:
     expect(page.locator("dialog[open]")).to_have_count(0)
     expect(page.locator("[aria-current]")).to_have_count(0)
     expect(page.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "false")
-    if not page.locator("input#auto").is_checked():
-        menu(page)
-        page.locator("input#auto").check()
+    for setting in ("input#auto", "input#live-check"):
+        if not page.locator(setting).is_checked():
+            menu(page)
+            page.locator(setting).check()
     coarse = page.evaluate("() => matchMedia('(pointer: coarse)').matches")
     if page.locator("input#tap-to-move").is_checked() != coarse:
         menu(page)

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from freecell import CASCADES, FREECELLS, Game, solve
 from freecell._web import _made
-from helpers import PageFactory, blur, boot, moves_of, open_in_place, press
+from helpers import PageFactory, blur, boot, menu, moves_of, open_in_place, press
 
 pytestmark = pytest.mark.browser
 
@@ -61,8 +61,13 @@ class TestHint:
         expect(table.locator("[data-hint=from]")).to_have_count(1)
 
     def test_a_move_clears_the_hint(self, table: Page, site_url: str) -> None:
-        """The hint's marks and data-solvable go with the next change of the game."""
+        """The hint's marks and data-solvable go with the next change of the game.
+
+        (With the live guard off: on, it says at once whether the next deal can be won.)
+        """
         open_in_place(table, f"{site_url}?deal=1")
+        menu(table)
+        table.locator("input#live-check").uncheck()
         blur(table)
         table.keyboard.press("Shift+H")
         expect(table.locator("[data-hint]")).to_have_count(2)

@@ -461,8 +461,9 @@ class TestHistorySlider:
         assert geometry(phone)["bar"] <= (160 if size is PHONE else 56)
         cdp = finger(phone)
         y = box["y"] + box["height"] / 2
-        ends = [box["x"] + box["width"] - 10, box["x"] + 10]
-        for start, end, played in [(*ends, []), (*reversed(ends), moves)]:
+        right, left = box["x"] + box["width"] - 10, box["x"] + 10
+        sweeps: list[tuple[float, float, list[str]]] = [(right, left, []), (left, right, moves)]
+        for start, end, played in sweeps:
             touch(cdp, "touchStart", start, y)
             for step in range(1, 11):
                 touch(cdp, "touchMove", start + (end - start) * step / 10, y)

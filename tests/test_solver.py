@@ -9,7 +9,6 @@ from __future__ import annotations
 import io
 import json
 import random
-import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -36,33 +35,9 @@ from freecell import (
 )
 from freecell._cli.replay import replay_main
 from freecell._cli.solve import solve_main
+from helpers import fc_solve_finds_no_solution
 
 FREECELL = [sys.executable, "-m", "freecell"]
-NO_FC_SOLVE = (
-    "fc-solve is missing: install Debian's freecell-solver-bin (apt-get install "
-    "freecell-solver-bin), which the impossibility checks compare with"
-)
-
-
-def fc_solve_finds_no_solution(position: Position, cells: int = 4) -> bool:
-    """Tell whether fc-solve's complete scan over single-card moves (`-to 01ABCDE`) fails.
-
-    `cells` is the number of free cells of the game (fc-solve's `--freecells-num`).
-    """
-    program = shutil.which("fc-solve")
-    if program is None:
-        pytest.fail(NO_FC_SOLVE)
-    result = subprocess.run(
-        [program, "--freecells-num", str(cells), "-to", "01ABCDE", "-m", "-snx", "-"],
-        input=str(position) + "\n",
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-        env={"FREECELL_SOLVER_QUIET": "1", "PATH": "/usr/bin:/bin"},
-    )
-    assert "This game is solveable." in result.stdout or "I could not solve" in result.stdout
-    return "I could not solve this game." in result.stdout
 
 
 def wins_through_game(start: Position, moves: Sequence[Move | str]) -> bool:

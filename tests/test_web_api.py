@@ -9,9 +9,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import freecell._web as web
-from freecell import CARD_CODES, ERROR_CODES, MAX_DEAL, Game, Move, card_unicode, deal, format_deal
+from freecell import (
+    CARD_CODES,
+    ERROR_CODES,
+    MAX_DEAL,
+    Game,
+    Move,
+    card_unicode,
+    deal,
+    format_deal,
+    solve,
+)
 from freecell._web import MAX_LINK_MOVES, Session
-from helpers import engine_after, solution
+from helpers import engine_after, fc_solve_finds_no_solution, solution
 
 
 @pytest.fixture
@@ -564,3 +574,112 @@ class TestHistory:
     def test_any_history_text(self, history: str) -> None:
         """Any history text at all gets the game."""
         assert reply(Session().new_game("1", "5a", 0, False, history))["ok"] is True
+
+
+LOSING_MOVES = [(617, [], "3a"), (617, ["1a", "1b"], "1c"), (617, ["5a", "5b", "5c"], "5d")]
+"""Moves that lose a winnable game: (deal, the moves before, the move that loses).
+
+Found with the solver; test_the_fixtures_are_true checks each with fc-solve too."""
+
+
+def answered(session: Session, op: str = "check") -> dict[str, Any]:
+    """Ask until the searches an op needs are done (as the page's worker does), then answer."""
+    while (data := reply(getattr(session, op)())).get("pending"):
+        while session.think(0.005) == "thinking":
+            pass
+    return data
+
+
+class TestCheck:
+    @pytest.mark.parametrize(("number", "before", "losing"), LOSING_MOVES)
+    def test_the_fixtures_are_true(self, number: int, before: list[str], losing: str) -> None:
+        """Each fixture's move takes a winnable position to a lost one, as fc-solve says too."""
+        game = Game.from_deal_number(number)
+        for move in before:
+            game.push(move)
+        assert solve(game).result == "solved"
+        assert not fc_solve_finds_no_solution(game.position)
+        game.push(losing)
+        assert solve(game).result == "impossible"
+        assert fc_solve_finds_no_solution(game.position)
+
+    @pytest.mark.parametrize(("number", "before", "losing"), LOSING_MOVES)
+    def test_the_move_that_lost_is_named(
+        self, session: Session, number: int, before: list[str], losing: str
+    ) -> None:
+        """After the losing move, and after more moves, check names it and the moves before it."""
+        session.new_game(str(number), ",".join(before))
+        assert answered(session)["solvable"] == "yes"
+        session.play_move(losing)
+        data = answered(session)
+        assert (data["solvable"], data["deal_lost"]) == ("no", False)
+        assert data["lost"]["move_count"] == len(before)
+        assert data["lost"]["made"]["move"] == losing
+        # Played on from there (a position never searched before): the same move is named.
+        legal = Game.from_deal_number(number)
+        for move in [*before, losing]:
+            legal.push(move)
+        onward = str(legal.legal_moves()[0])
+        session.play_move(onward)
+        again = answered(session)
+        assert (again["solvable"], again["lost"]) == ("no", data["lost"])
+
+    def test_a_winnable_game(self, session: Session) -> None:
+        """A game that can be won says yes, with nothing lost."""
+        session.new_game("617", "82")
+        data = answered(session)
+        assert (data["solvable"], data["lost"], data["deal_lost"]) == ("yes", None, False)
+        assert data["game"]["moves"] == ["82"]
+
+    def test_a_deal_that_cannot_be_won(self, session: Session) -> None:
+        """Deal 11982 is lost from its start: no move lost it."""
+        session.new_game("11982")
+        data = answered(session)
+        assert (data["solvable"], data["lost"], data["deal_lost"]) == ("no", None, True)
+        assert reply(session.undo_to_winnable())["code"] == "none-winnable"
+
+    def test_a_change_drops_the_search(self, session: Session) -> None:
+        """The next change of the game ends the search under way; check starts the new one."""
+        session.new_game("11982")
+        assert reply(session.check())["pending"] is True
+        assert session.think(0.001) == "thinking"
+        session.new_game("617")
+        assert session.think(0.001) == "idle"
+        assert answered(session)["solvable"] == "yes"
+
+    def test_hint_and_check_share_their_answers(self, session: Session) -> None:
+        """A position Hint searched is known to check at once, and the other way round."""
+        session.new_game("617")
+        answered(session, "hint")
+        assert reply(session.check())["solvable"] == "yes"
+        session.play_move("3a")
+        answered(session)
+        assert reply(session.hint())["result"] == "impossible"
+
+
+class TestUndoToWinnable:
+    @pytest.mark.parametrize(("number", "before", "losing"), LOSING_MOVES)
+    def test_back_to_the_last_winnable_position(
+        self, session: Session, number: int, before: list[str], losing: str
+    ) -> None:
+        """It takes back the turns from the losing move on; Redo plays them again."""
+        session.new_game(str(number), ",".join([*before, losing]))
+        answered(session)
+        data = reply(session.undo_to_winnable())
+        assert data["ok"] is True
+        assert data["game"]["moves"] == before
+        assert data["game"]["redo"] == [losing]
+        assert answered(session)["solvable"] == "yes"
+
+    def test_a_winnable_game_stays(self, session: Session) -> None:
+        """On a game known to be winnable, nothing changes."""
+        session.new_game("617", "82")
+        answered(session)
+        assert reply(session.undo_to_winnable())["game"]["moves"] == ["82"]
+
+    def test_nothing_known(self, session: Session) -> None:
+        """Before any check, no position is known winnable: refused, the game unchanged."""
+        session.new_game("617", "3a")
+        data = reply(session.undo_to_winnable())
+        assert (data["ok"], data["code"], data["game"]["moves"]) == (False, "none-winnable", ["3a"])
+        assert data["error"] == "no position of this game so far is known to be winnable"

@@ -118,6 +118,7 @@ MESSAGES: Final[Mapping[str, str]] = {
     "nothing-to-restart": "nothing to restart: no move has been played",
     # the page's session (freecell._web)
     "no-game": "no game is open: open a deal first",
+    "none-winnable": "no position of this game so far is known to be winnable",
     # notices of a link's moves (freecell._web)
     "link-move": "The link's move {index}, {move!r}, was not played: {reason}",
     "link-too-long": "The link holds {count} moves; only the first {max} were played.",

@@ -272,6 +272,23 @@ class Game:
         self._undone.pop()
         return move
 
+    def turns(self) -> list[tuple[int, Position, Move]]:
+        """Each player's move so far (the automatic ones left out), first first.
+
+        Each comes as the number of moves played before it, the position it was played from,
+        and the move: a turn starts there, and :meth:`undo_turn` goes back to it.
+
+        >>> game = Game.from_deal_number(1)
+        >>> _ = [game.push(m) for m in ["5a", "5b", "5c", "5d"]], game.auto_moves()
+        >>> [(count, str(move)) for count, _, move in game.turns()]
+        [(0, '5a'), (1, '5b'), (2, '5c'), (3, '5d')]
+        """
+        return [
+            (count, before, move)
+            for count, (move, before, auto) in enumerate(self._played)
+            if not auto
+        ]
+
     def undo_turn(self) -> list[Move]:
         """Take back a player's last move and the automatic moves after it; return them.
 

@@ -201,6 +201,9 @@ class Session:
     def __init__(self) -> None:
         self._game: Game | None = None
         self._search: Solver | None = None
+        # The game's position when the search began: the search is for that game (it may
+        # search an earlier position of it, for check), and ends when the game moves on.
+        self._search_at: Position | None = None
         # What searches found: a position, its result and the moves that win from it.
         self._known: dict[Position, tuple[str, tuple[Move, ...]]] = {}
 
@@ -448,8 +451,7 @@ class Session:
         position = game.position
         known = self._known.get(position)
         if known is None:
-            if self._search is None or self._search.position != position:
-                self._search = Solver(position, max_seconds=SEARCH_SECONDS)
+            self._search_for(game, position)
             return self._reply(game, pending=True)
         result, moves = known
         fields: dict[str, Any] = {
@@ -461,14 +463,103 @@ class Session:
             fields["hint"] = _made(position, moves[0])
         return self._reply(game, **fields)
 
-    def think(self, max_seconds: float = 0.005) -> str:
-        """Work on the search :meth:`hint` started for about ``max_seconds``.
+    @_with_game
+    def check(self, game: Game) -> str:
+        """Tell whether the game can still be won from here: the page's live guard.
 
-        Returns ``"thinking"`` (call again), ``"done"`` (:meth:`hint` now answers) or
-        ``"idle"``: no search, or one for a position the game has left, which is dropped.
+        It answers from what searches found before (Hint's and its own), or starts a search
+        as :meth:`hint` does and says ``"pending": true`` (call :meth:`think` until ``"done"``,
+        then ask again). ``"solvable"`` is ``"yes"``, ``"no"`` (a complete search proved it)
+        or ``"unknown"`` (the search ran out). For ``"no"``, ``"lost"`` names the move that
+        lost the game: the player's move from the last position of the game proved winnable,
+        found by searching back turn by turn (each search pending in turn), as
+        ``{"move_count": moves played before it, "made": as "made" describes moves}``; it is
+        ``None`` if a search back ran out, or if no position was ever winnable, when
+        ``"deal_lost"`` is true: the deal itself cannot be won.
+
+        >>> session = Session(); _ = session.new_game("617", "5a,5b,5c,5d")
+        >>> while json.loads(session.check()).get("pending"):
+        ...     while session.think(0.005) == "thinking":
+        ...         pass
+        >>> reply = json.loads(session.check())
+        >>> reply["solvable"], reply["lost"]["move_count"], reply["lost"]["made"]["move"]
+        ('no', 3, '5d')
+        """
+        verdict = self._verdict(game, game.position)
+        if verdict is None:
+            return self._reply(game, pending=True)
+        fields: dict[str, Any] = {"solvable": verdict, "lost": None, "deal_lost": False}
+        if verdict == "no":
+            for count, before, move in reversed(game.turns()):
+                earlier = self._verdict(game, before)
+                if earlier is None:
+                    return self._reply(game, pending=True)
+                if earlier != "no":
+                    if earlier == "yes":
+                        fields["lost"] = {"move_count": count, "made": _made(before, move)}
+                    break
+            else:
+                fields["deal_lost"] = True
+        return self._reply(game, **fields)
+
+    @_with_game
+    def undo_to_winnable(self, game: Game) -> str:
+        """Take back turns to the last position of the game known to be winnable.
+
+        Known from :meth:`check` (or Hint); what is taken back waits on the redo stack, as
+        with Undo. Refused with ``"none-winnable"`` when no such position is known; a game
+        whose position is known winnable stays as it is.
+
+        >>> session = Session(); _ = session.new_game("617", "5a,5b,5c,5d")
+        >>> json.loads(session.undo_to_winnable())["code"]
+        'none-winnable'
+        >>> while json.loads(session.check()).get("pending"):
+        ...     while session.think(0.005) == "thinking":
+        ...         pass
+        >>> json.loads(session.undo_to_winnable())["game"]["moves"]
+        ['5a', '5b', '5c']
+        """
+        if not self._is_winnable(game.position):
+            winnable = (n for n, before, _ in reversed(game.turns()) if self._is_winnable(before))
+            count = next(winnable, None)
+            if count is None:
+                return self._refuse(game, CodedError("none-winnable"))
+            while len(game.move_stack) > count:
+                game.undo_turn()
+        return self._reply(game)
+
+    def _verdict_known(self, position: Position) -> str | None:
+        """Return what searches found for a position, as ``yes``/``no``/``unknown``, or None."""
+        known = self._known.get(position)
+        if known is None:
+            return None
+        return {"solved": "yes", "impossible": "no"}.get(known[0], "unknown")
+
+    def _is_winnable(self, position: Position) -> bool:
+        return self._verdict_known(position) == "yes"
+
+    def _verdict(self, game: Game, position: Position) -> str | None:
+        """Return :meth:`_verdict_known` for a position of the game; if unknown, search it."""
+        verdict = self._verdict_known(position)
+        if verdict is None:
+            self._search_for(game, position)
+        return verdict
+
+    def _search_for(self, game: Game, position: Position) -> None:
+        """Make the session's search the one of ``position`` (kept if it is already)."""
+        if self._search is None or self._search.position != position:
+            self._search = Solver(position, max_seconds=SEARCH_SECONDS)
+        self._search_at = game.position
+
+    def think(self, max_seconds: float = 0.005) -> str:
+        """Work on the search :meth:`hint` or :meth:`check` started for about ``max_seconds``.
+
+        Returns ``"thinking"`` (call again), ``"done"`` (they now answer, or start the next
+        search) or ``"idle"``: no search, or one for a game that has moved on since, which is
+        dropped.
         """
         search = self._search
-        if search is None or self._game is None or search.position != self._game.position:
+        if search is None or self._game is None or self._search_at != self._game.position:
             self._search = None
             return "idle"
         solution = search.step(max_seconds)
@@ -532,6 +623,8 @@ def warm_up(number: int, search_seconds: float = 0.001) -> None:
     session.hint()
     if session.think(search_seconds) == "done":
         session.play_move(json.loads(session.hint())["moves"][0])
+    session.check()
+    session.undo_to_winnable()
     session.new_game(str(number), "", 0, faces=False)
     session.new_game(str(number), "", 1, faces=True)
     session.new_game("not a deal")

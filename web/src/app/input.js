@@ -51,6 +51,7 @@ export function bindInput(dom, state, actions, dialogs, drag) {
     undo: actions.undo,
     redo: actions.redo,
     restart: actions.restart,
+    "undo-to-winnable": actions.undoToWinnable,
   };
 
   let lastTap = null; // {time, x, y} of the last click on the table
@@ -168,6 +169,10 @@ export function bindInput(dom, state, actions, dialogs, drag) {
     actions.setTapToMove(dom.tapToMove.checked);
   }
 
+  function onLiveCheck() {
+    actions.setLiveCheck(dom.liveCheck.checked);
+  }
+
   const bindings = [
     [dom.table, "click", onTableClick],
     [dom.table, "dblclick", onDoubleClick],
@@ -177,6 +182,7 @@ export function bindInput(dom, state, actions, dialogs, drag) {
     [dom.auto, "change", onAuto],
     [dom.tapToMove, "change", onTapToMove],
     [dom.history, "input", onHistory],
+    [dom.liveCheck, "change", onLiveCheck],
   ];
   for (const [target, type, listener] of bindings) target.addEventListener(type, listener);
   return () => {

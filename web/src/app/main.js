@@ -4,6 +4,7 @@
 import { PythonBridge } from "./bridge.js";
 import { createDialogs } from "./dialogs.js";
 import { bindDrag } from "./drag.js";
+import { storedLiveCheck } from "./guard.js";
 import { t } from "./i18n.js";
 import { bindInput } from "./input.js";
 import { createLanguage } from "./language.js";
@@ -27,6 +28,9 @@ const dom = {
   moreToggle: $(".more-toggle"),
   auto: $("#auto"),
   tapToMove: $("#tap-to-move"),
+  liveCheck: $("#live-check"),
+  guard: $("#guard"),
+  lost: $("#lost"),
   movesCount: $("#moves-count"),
   history: $("#history"),
   win: $("#win"),
@@ -108,6 +112,8 @@ async function start() {
   dom.auto.checked = state.auto;
   state.tapToMove = storedTapToMove();
   dom.tapToMove.checked = state.tapToMove;
+  state.liveCheck = storedLiveCheck();
+  dom.liveCheck.checked = state.liveCheck;
   state.asked = readUrl().deal.text ?? "";
   startPython();
   await language.start();

@@ -3,6 +3,7 @@
 // Actions run one after another (queue.js); Hint and Solve are solve.js's, copying is
 // clipboard.js's, and what screen readers hear is said by messages.js.
 import { createClipboard } from "./clipboard.js";
+import { createGuard } from "./guard.js";
 import { fromPython, t } from "./i18n.js";
 import { keep, kept } from "./kept.js";
 import { saidMove, saidPicked, saidRefusal } from "./messages.js";
@@ -16,6 +17,8 @@ import { readUrl, writeUrl } from "./url.js";
 const AUTO_KEY = "freecell.auto-move";
 const TAP_KEY = "freecell.tap-to-move";
 const COARSE = matchMedia("(pointer: coarse)"); // the primary pointer is a finger
+// The requests that only play on: a game they leave lost was lost before them.
+const FORWARD = new Set(["play", "play_card", "play_move", "auto_moves"]);
 
 /** A random deal among Windows FreeCell's million. */
 function randomDeal() {
@@ -44,15 +47,23 @@ export function createPlay({ state, bridge, view, messages, stats }) {
   const call = (op, args = {}) => bridge.request({ op, args });
   const said = (made) => saidMove(made, state.faces);
 
-  /** The game changed: record it, keep its history for a reload, count it. */
-  function record(game) {
+  /**
+   * The game changed: record it, keep its history for a reload, and have the guard check it.
+   * `forward`: the change only played on (or changed nothing), so a lost game is still lost.
+   */
+  function record(game, { forward = false } = {}) {
     state.game = game;
     state.selection = null;
     state.targets = [];
     state.hint = null;
-    state.solvable = null;
+    const stillLost = forward && state.solvable === "no";
+    state.solvable = stillLost ? "no" : null;
+    if (!stillLost) state.lost = null;
     keep(game);
+    guard.changed();
   }
+
+  const guard = createGuard({ state, view, messages, call });
 
   const solving = createSolve({
     state,
@@ -181,7 +192,7 @@ export function createPlay({ state, bridge, view, messages, stats }) {
   ) {
     if (!state.game) return false;
     const reply = await call(op, args);
-    if (reply.game) record(reply.game);
+    if (reply.game) record(reply.game, { forward: FORWARD.has(op) || !reply.ok });
     if (!reply.ok) {
       if (!refused) messages.note(saidRefusal(reply, state));
       view.render(state);
@@ -346,6 +357,12 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     ),
     seek: player(seek),
     seekBy: player(seekBy),
+    /** Take the game back to the last position the guard found winnable. */
+    undoToWinnable: player(() =>
+      enqueue(() =>
+        state.lost ? act("undo_to_winnable", {}, { announce: () => t("say.back-to-winnable") }) : undefined,
+      ),
+    ),
     copyLink: () => enqueue(clipboard.copyLink),
     /** Copy the position on the table in fc-solve's format (what `freecell solve -` reads). */
     copyText: () => enqueue(clipboard.copyText),
@@ -355,6 +372,8 @@ export function createPlay({ state, bridge, view, messages, stats }) {
       local.write(AUTO_KEY, on ? "on" : "off"); // storage may be off: it lasts as long as the page
       if (on) enqueue(() => act("auto_moves"));
     },
+    /** Turn the live guard on or off (remembered). */
+    setLiveCheck: (on) => guard.set(on),
     /** Turn tap-to-move on or off (remembered): whether one tap on a card plays it. */
     setTapToMove(on) {
       state.tapToMove = on;

@@ -1,6 +1,6 @@
 // The page's requests, answered by the worker's one freecell._web.Session (the protocol is
 // written at the top of worker.js): each op calls the Session method of its name, and a hint
-// that needs a search thinks in slices between the other requests.
+// or a check that needs a search thinks in slices between the other requests.
 
 // Each operation calls the Session method of its name, with its arguments as Python's types.
 const operations = {
@@ -25,6 +25,8 @@ const operations = {
   position_text: (session) => session.position_text(),
   play_move: (session, { move }) => session.play_move(String(move)),
   hint: (session) => session.hint(),
+  check: (session) => session.check(),
+  undo_to_winnable: (session) => session.undo_to_winnable(),
   undo: (session) => session.undo(),
   redo: (session) => session.redo(),
   restart: (session) => session.restart(),
@@ -43,17 +45,19 @@ function call(python, op, args) {
   }
 }
 
-// A hint that needs a search is answered when the search ends. The search runs in slices of
-// THINK_MS, each a task of its own, so that the page's other requests are answered between two
-// slices; one that changes the game ends the search, and the waiting hints get {cancelled}.
+// A hint or a check that needs a search is answered when the search ends (a check may need a
+// few, one after another). The search runs in slices of THINK_MS, each a task of its own, so
+// that the page's other requests are answered between two slices; one that changes the game
+// ends the search, and the waiting requests get {cancelled}.
 const THINK_MS = 5;
+const SEARCHING = new Set(["hint", "check"]);
 
 /**
  * The requests' answerer on a Session (a promise of it): answer({id, op, args}) posts the
  * reply ({type: "reply", id, reply}) once Python is ready and has answered.
  */
 export function createRequests(session) {
-  const waiting = []; // ids of hint requests waiting for the search
+  const waiting = []; // {id, op} of the requests waiting for the search
   const slices = new MessageChannel(); // a task at once, without setTimeout's 4 ms clamp
   let thinking = false;
 
@@ -69,8 +73,19 @@ export function createRequests(session) {
       return;
     }
     thinking = false;
-    const answer = state === "done" ? call(python, "hint") : { ok: false, cancelled: true };
-    for (const id of waiting.splice(0)) postMessage({ type: "reply", id, reply: answer });
+    for (const { id, op } of waiting.splice(0)) {
+      const reply = state === "done" ? call(python, op) : { ok: false, cancelled: true };
+      if (reply.pending) wait(id, op); // the next search, started by the call
+      else postMessage({ type: "reply", id, reply });
+    }
+  }
+
+  function wait(id, op) {
+    waiting.push({ id, op });
+    if (!thinking) {
+      thinking = true;
+      slices.port2.postMessage(null);
+    }
   }
 
   session.then((python) => {
@@ -80,12 +95,8 @@ export function createRequests(session) {
   return async function answer({ id, op, args }) {
     const python = await session;
     const reply = call(python, op, args);
-    if (op === "hint" && reply.pending) {
-      waiting.push(id);
-      if (!thinking) {
-        thinking = true;
-        slices.port2.postMessage(null);
-      }
+    if (SEARCHING.has(op) && reply.pending) {
+      wait(id, op);
       return;
     }
     postMessage({ type: "reply", id, reply });

@@ -16,7 +16,13 @@ export function createState() {
     selection: null, // {place, card}: the picked-up card(s), waiting for a target
     targets: [], // the places the selection can go to
     hint: null, // {card, target}: the next move of a solution, marked on the table
-    solvable: null, // "yes", "no" or "unknown" once a hint or solve has answered, else null
+    // "yes", "no" or "unknown" once the guard, a hint or Solve has answered, else null
+    solvable: null,
+    checking: false, // whether the guard is checking the game on the table
+    // while the guard finds the game lost: {move: the move that lost it ({move_count, made})
+    // or null, deal: whether the deal itself cannot be won}
+    lost: null,
+    liveCheck: true, // the guard: whether the game is checked after every change
     solving: false, // whether Solve is playing the rest of the game
     seeking: null, // the move count the history slider asks for while Python is on its way
     language: "en",

@@ -6,6 +6,14 @@ import { formatNumber, t } from "./i18n.js";
 
 const STEP_MS = 190; // between a move and each automatic move after it: one glide each
 
+// The guard's verdicts (#guard[data-verdict]), said in the language.
+const VERDICTS = {
+  checking: () => t("guard.checking"),
+  yes: () => t("guard.yes"),
+  no: () => t("guard.no"),
+  unknown: () => t("guard.unknown"),
+};
+
 /**
  * The view of the page's elements (see main.js): render(state, steps) draws the state;
  * shake(code) shakes a card that cannot move.
@@ -64,9 +72,23 @@ export function createView(dom) {
     written = value;
   }
 
+  // The guard's verdict: an icon named in the language (hidden with the guard off).
+  function renderGuard(state) {
+    const verdict = state.liveCheck ? (state.checking ? "checking" : state.solvable) : null;
+    dom.guard.hidden = !verdict;
+    if (verdict) {
+      const label = VERDICTS[verdict]();
+      dom.guard.dataset.verdict = verdict;
+      dom.guard.setAttribute("aria-label", label);
+      dom.guard.title = label;
+    }
+    dom.lost.hidden = !state.lost?.move || state.game.won;
+  }
+
   function renderSolving(state) {
     if (state.solvable) dom.board.dataset.solvable = state.solvable;
     else delete dom.board.dataset.solvable;
+    renderGuard(state);
     dom.solve.setAttribute("aria-pressed", String(state.solving));
     dom.solveLabel.textContent = state.solving ? t("action.stop") : t("action.solve");
     dom.hint.disabled = dom.solve.disabled = state.game.won && !state.solving;

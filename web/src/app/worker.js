@@ -29,6 +29,9 @@
 //     play_move {move}                   one move in notation, no automatic moves (Solve)
 //     hint                               a solution from here, or that there is none: answered
 //                                        when the search ends ({cancelled} if the game moved on)
+//     check                              the live guard: whether the game can still be won, and
+//                                        which move lost it; answered as hint is
+//     undo_to_winnable                   back to the last position known to be winnable
 //     targets {source}                   where a selection could go
 // worker -> page: {type: "status", stage: "downloading" | "starting"}
 //                 {type: "progress", loaded, total}   while downloading (a visit that no service

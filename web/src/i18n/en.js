@@ -148,6 +148,14 @@ export default {
   "hint.cannot-win-deal": "This deal cannot be won: a search through every position proved it.",
   "hint.cannot-win": "No way to win from here: a search through every position proved it.",
   "hint.unknown": "No solution found in time.",
+  "live.label": "Warn me when the game is lost",
+  "guard.checking": "Checking whether the game can still be won…",
+  "guard.yes": "The game can still be won",
+  "guard.no": "The game is lost: there is no way to win from here",
+  "guard.unknown": "Not known whether the game can still be won: the search ran out of time",
+  "guard.lost": "Moving {move} lost the game.",
+  "action.undo-to-winnable": "Back to the last winnable position",
+  "say.back-to-winnable": "Back to the last winnable position",
   "say.picked": "{card} picked up",
   "say.picked-run": {
     "one": "{count} card from {card} picked up",
@@ -208,6 +216,7 @@ export default {
     "other": "{card} heads a run of {count} cards: at most {max} can move now."
   },
   "error.no-game": "No game is open yet.",
+  "error.none-winnable": "No position of this game so far is known to be winnable.",
   "error.nothing-to-undo": "Nothing to undo.",
   "error.nothing-to-redo": "Nothing to redo.",
   "error.nothing-to-restart": "Nothing to restart: no move has been played.",

@@ -144,6 +144,14 @@ export default {
   "hint.cannot-win-deal": "Esta partida no se puede ganar: una búsqueda por todas las posiciones lo ha demostrado.",
   "hint.cannot-win": "Desde aquí no se puede ganar: una búsqueda por todas las posiciones lo ha demostrado.",
   "hint.unknown": "No se encontró una solución a tiempo.",
+  "live.label": "Avisarme cuando la partida esté perdida",
+  "guard.checking": "Comprobando si la partida aún se puede ganar…",
+  "guard.yes": "La partida aún se puede ganar",
+  "guard.no": "La partida está perdida: no hay forma de ganar desde aquí",
+  "guard.unknown": "No se sabe si la partida aún se puede ganar: la búsqueda se quedó sin tiempo",
+  "guard.lost": "Mover {move} perdió la partida.",
+  "action.undo-to-winnable": "Volver a la última posición ganable",
+  "say.back-to-winnable": "De vuelta a la última posición ganable",
   "say.picked": "{card} tomada",
   "say.picked-run": {
     "one": "{count} carta desde {card} tomada",
@@ -204,6 +212,7 @@ export default {
     "other": "El {card} encabeza una escalera de {count} cartas: ahora se mueven como mucho {max}."
   },
   "error.no-game": "No hay ninguna partida abierta: abre una primero.",
+  "error.none-winnable": "No se sabe de ninguna posición de esta partida que se pueda ganar.",
   "error.nothing-to-undo": "Nada que deshacer: no se ha hecho ningún movimiento.",
   "error.nothing-to-redo": "Nada que rehacer: no se ha deshecho ningún movimiento desde el último.",
   "error.nothing-to-restart": "Nada que reiniciar: no se ha hecho ningún movimiento.",

@@ -144,6 +144,14 @@ export default {
   "hint.cannot-win-deal": "Questa partita non si può vincere: una ricerca tra tutte le posizioni lo ha dimostrato.",
   "hint.cannot-win": "Da qui non si può vincere: una ricerca tra tutte le posizioni lo ha dimostrato.",
   "hint.unknown": "Nessuna soluzione trovata in tempo.",
+  "live.label": "Avvisami quando la partita è persa",
+  "guard.checking": "Verifico se la partita si può ancora vincere…",
+  "guard.yes": "La partita si può ancora vincere",
+  "guard.no": "La partita è persa: da qui non si può vincere",
+  "guard.unknown": "Non si sa se la partita si può ancora vincere: la ricerca ha esaurito il tempo",
+  "guard.lost": "La mossa {move} ha perso la partita.",
+  "action.undo-to-winnable": "Torna all'ultima posizione vincibile",
+  "say.back-to-winnable": "Di nuovo all'ultima posizione vincibile",
   "say.picked": "{card} presa",
   "say.picked-run": {
     "one": "{count} carta da {card} presa",
@@ -204,6 +212,7 @@ export default {
     "other": "{card} apre una scala di {count} carte: ora se ne spostano al massimo {max}."
   },
   "error.no-game": "Nessuna partita aperta: aprine una prima.",
+  "error.none-winnable": "Nessuna posizione di questa partita risulta vincibile.",
   "error.nothing-to-undo": "Niente da annullare: non è stata fatta nessuna mossa.",
   "error.nothing-to-redo": "Niente da ripetere: nessuna mossa è stata annullata dopo l'ultima.",
   "error.nothing-to-restart": "Niente da ricominciare: non è stata fatta nessuna mossa.",

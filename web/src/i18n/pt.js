@@ -144,6 +144,14 @@ export default {
   "hint.cannot-win-deal": "Este jogo não pode ser vencido: uma busca por todas as posições provou isso.",
   "hint.cannot-win": "Não há como vencer a partir daqui: uma busca por todas as posições provou isso.",
   "hint.unknown": "Nenhuma solução encontrada a tempo.",
+  "live.label": "Avisar quando a partida estiver perdida",
+  "guard.checking": "Verificando se a partida ainda pode ser ganha…",
+  "guard.yes": "A partida ainda pode ser ganha",
+  "guard.no": "A partida está perdida: não há como ganhar daqui",
+  "guard.unknown": "Não se sabe se a partida ainda pode ser ganha: a busca esgotou o tempo",
+  "guard.lost": "A jogada {move} perdeu a partida.",
+  "action.undo-to-winnable": "Voltar à última posição vencível",
+  "say.back-to-winnable": "De volta à última posição vencível",
   "say.picked": "{card} pega",
   "say.picked-run": {
     "one": "{count} carta a partir de {card} pega",
@@ -204,6 +212,7 @@ export default {
     "other": "{card} encabeça uma sequência de {count} cartas: agora dá para mover no máximo {max}."
   },
   "error.no-game": "Nenhuma partida aberta: abra um jogo primeiro.",
+  "error.none-winnable": "Nenhuma posição desta partida é sabidamente vencível.",
   "error.nothing-to-undo": "Nada para desfazer: nenhuma jogada foi feita.",
   "error.nothing-to-redo": "Nada para refazer: nenhuma jogada foi desfeita desde a última.",
   "error.nothing-to-restart": "Nada para recomeçar: nenhuma jogada foi feita.",

@@ -141,6 +141,14 @@ export default {
   "hint.cannot-win-deal": "這一局無法獲勝：搜尋過所有局面後已證明。",
   "hint.cannot-win": "從這裡無法獲勝：搜尋過所有局面後已證明。",
   "hint.unknown": "未能及時找到解法。",
+  "live.label": "牌局輸了時提醒我",
+  "guard.checking": "正在檢查牌局是否還能獲勝…",
+  "guard.yes": "牌局還能獲勝",
+  "guard.no": "牌局已輸：從這裡無法獲勝",
+  "guard.unknown": "無法確定牌局是否還能獲勝：搜尋時間用完了",
+  "guard.lost": "「{move}」這一步輸掉了牌局。",
+  "action.undo-to-winnable": "回到最後一個能獲勝的局面",
+  "say.back-to-winnable": "回到最後一個能獲勝的局面",
   "say.picked": "拿起 {card}",
   "say.picked-run": {
     "other": "從 {card} 起拿起 {count} 張牌"
@@ -197,6 +205,7 @@ export default {
     "other": "{card} 帶著一串 {count} 張牌：現在最多只能移動 {max} 張。"
   },
   "error.no-game": "還沒有打開遊戲：請先打開一局。",
+  "error.none-winnable": "這局目前沒有已知能獲勝的局面。",
   "error.nothing-to-undo": "沒有可以復原的步：還沒有走過任何一步。",
   "error.nothing-to-redo": "沒有可以重做的步：上一步之後沒有復原過。",
   "error.nothing-to-restart": "不需要重新開始：還沒有走過任何一步。",

@@ -1,0 +1,157 @@
+"""The live winnability guard in a real Chromium: #board[data-solvable] after every change.
+
+The library's solver is the oracle (the fixtures' moves are checked against fc-solve in
+tests/test_web_api.py): the page must name the move that lost, go back to the last winnable
+position, say a deal that cannot be won is lost without Hint, and stay out of the way (off by
+a remembered setting; deal changes never wait for a check).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from freecell import FREECELLS, Game, card_unicode
+from helpers import WEB, PageFactory, blur, boot, js_object, menu, open_in_place
+from test_web_api import LOSING_MOVES
+
+pytestmark = pytest.mark.browser
+
+IMPOSSIBLE = 11982
+"""The one deal of 1..32000 that cannot be won."""
+LANGUAGES = ("en", "pt", "es", "it", "ru", "zh-Hant")
+
+
+def lost_sentence(number: int, before: list[str], losing: str) -> str:
+    """Return the English sentence that names a losing move to a free cell (the fixtures)."""
+    game = Game.from_deal_number(number)
+    for move in before:
+        game.push(move)
+    card = game.position.cascades[int(losing[0]) - 1][-1]
+    assert losing[1] in FREECELLS
+    return f"Moving {card_unicode(card)} to free cell {losing[1].upper()} lost the game."
+
+
+def play_keys(page: Page, move: str) -> None:
+    """Play a move of two places with the keyboard: its source, then its target."""
+    blur(page)
+    page.keyboard.press(move[0])
+    page.keyboard.press(move[1])
+
+
+class TestGuard:
+    def test_a_winnable_game_says_so(self, table: Page, site_url: str) -> None:
+        """Without Hint, the board says the game can be won, and so does the indicator."""
+        open_in_place(table, f"{site_url}?deal=617&moves=82")
+        expect(table.locator("#board")).to_have_attribute("data-solvable", "yes")
+        guard = table.locator("#guard")
+        expect(guard).to_be_visible()
+        expect(guard).to_have_attribute("aria-label", "The game can still be won")
+        expect(guard).to_have_attribute("data-verdict", "yes")
+        expect(table.locator("#lost")).to_be_hidden()
+
+    @pytest.mark.parametrize(("number", "before", "losing"), LOSING_MOVES)
+    def test_the_losing_move_is_named_and_undone(
+        self, table: Page, site_url: str, number: int, before: list[str], losing: str
+    ) -> None:
+        """The move that loses is named at once; the button goes back; Redo loses it again."""
+        query = f"?deal={number}" + (f"&moves={','.join(before)}" if before else "")
+        open_in_place(table, site_url + query)
+        board = table.locator("#board")
+        expect(board).to_have_attribute("data-solvable", "yes")
+        play_keys(table, losing)
+        expect(board).to_have_attribute("data-moves", ",".join([*before, losing]))
+        expect(board).to_have_attribute("data-solvable", "no")
+        expect(table.locator("#message")).to_have_text(lost_sentence(number, before, losing))
+        expect(table.locator("#guard")).to_have_attribute("data-verdict", "no")
+        back = table.locator("[data-action=undo-to-winnable]")
+        expect(back).to_be_visible()
+        back.click()
+        expect(board).to_have_attribute("data-moves", ",".join(before))
+        expect(board).to_have_attribute("data-solvable", "yes")
+        expect(back).to_be_hidden()
+        expect(table.locator("#announcer")).to_have_text("Back to the last winnable position")
+        table.locator("[data-action=redo]").click()
+        expect(board).to_have_attribute("data-solvable", "no")
+        expect(table.locator("#message")).to_have_text(lost_sentence(number, before, losing))
+
+    def test_a_lost_game_stays_lost(self, table: Page, site_url: str) -> None:
+        """Moves after the loss keep the verdict and the way back; the loss is said once."""
+        open_in_place(table, f"{site_url}?deal=617&moves=3a")
+        board = table.locator("#board")
+        expect(board).to_have_attribute("data-solvable", "no")
+        play_keys(table, "3b")
+        expect(board).to_have_attribute("data-moves", "3a,3b")
+        expect(board).to_have_attribute("data-solvable", "no")
+        expect(table.locator("#message")).to_have_text("")
+        expect(table.locator("[data-action=undo-to-winnable]")).to_be_visible()
+        table.locator("[data-action=undo-to-winnable]").click()
+        expect(board).to_have_attribute("data-moves", "")
+
+    def test_a_deal_that_cannot_be_won(self, table: Page, site_url: str) -> None:
+        """Deal 11982 is said to be lost on its own, within 30 s, with no way back to offer."""
+        began = time.monotonic()
+        open_in_place(table, f"{site_url}?deal={IMPOSSIBLE}")
+        expect(table.locator("#board")).to_have_attribute("data-solvable", "no", timeout=30_000)
+        assert time.monotonic() - began < 30
+        expect(table.locator("#message")).to_contain_text("This deal cannot be won")
+        expect(table.locator("#guard")).to_have_attribute("data-verdict", "no")
+        expect(table.locator("[data-action=undo-to-winnable]")).to_be_hidden()
+
+    def test_deal_changes_during_a_check(self, table: Page, site_url: str) -> None:
+        """Next, held down while 11982's proof runs: every change is shown, the last one checked."""
+        open_in_place(table, f"{site_url}?deal={IMPOSSIBLE}")
+        blur(table)
+        for _ in range(10):
+            table.keyboard.press("n", delay=20)
+        board = table.locator("#board")
+        expect(board).to_have_attribute("data-deal", str(IMPOSSIBLE + 10))
+        expect(board).to_have_attribute("data-solvable", "yes")
+        expect(table.locator("#message")).not_to_contain_text("cannot be won")
+
+    @pytest.mark.parametrize("language", LANGUAGES)
+    def test_in_every_language(self, table: Page, site_url: str, language: str) -> None:
+        """The indicator's name and the lost move's sentence are in the page's language."""
+        words = js_object(WEB / "i18n" / f"{language}.js")
+        open_in_place(table, f"{site_url}?deal=617&moves=3a&lang={language}")
+        guard = table.locator("#guard")
+        expect(guard).to_have_attribute("aria-label", words["guard.no"])
+        before, after = words["guard.lost"].split("{move}")
+        expect(table.locator("#message")).to_have_text(
+            re.compile(f"^{re.escape(before)}K♣.*{re.escape(after)}$")
+        )
+        expect(table.locator("[data-action=undo-to-winnable]")).to_have_text(
+            words["action.undo-to-winnable"]
+        )
+        open_in_place(table, f"{site_url}?deal=617&lang=en")
+
+
+class TestSetting:
+    def test_off_is_quiet_and_remembered(self, pages: PageFactory, site_url: str) -> None:
+        """Off: no verdict until Hint is asked, even for a lost game; on again after a reload."""
+        page = pages()
+        boot(page, f"{site_url}?deal=617")
+        expect(page.locator("#board")).to_have_attribute("data-solvable", "yes")
+        menu(page)
+        page.locator("input#live-check").uncheck()
+        expect(page.locator("#guard")).to_be_hidden()
+        page.locator(".more-toggle").click()
+        play_keys(page, "3a")
+        expect(page.locator("#board")).to_have_attribute("data-moves", "3a")
+        page.wait_for_timeout(1_000)  # the check would take a few hundred ms
+        expect(page.locator("#board")).not_to_have_attribute("data-solvable", re.compile("."))
+        expect(page.locator("#message")).to_have_text("")
+        page.reload()
+        expect(page.locator("html")).to_have_attribute("data-state", "ready")
+        expect(page.locator("input#live-check")).not_to_be_checked()
+        page.wait_for_timeout(1_000)
+        expect(page.locator("#board")).not_to_have_attribute("data-solvable", re.compile("."))
+        blur(page)
+        page.keyboard.press("Shift+H")
+        expect(page.locator("#board")).to_have_attribute("data-solvable", "no")
+        menu(page)
+        page.locator("input#live-check").check()
+        expect(page.locator("#guard")).to_have_attribute("data-verdict", "no")

@@ -1,0 +1,64 @@
+// The live guard: after every change of the game, Python checks in the background whether the
+// game can still be won (Session.check: time-sliced in the worker like Hint, its answers kept,
+// and dropped by the next change), and the table says so: #board[data-solvable] and the
+// indicator beside the move count. The move that lost a game is named on the message line, and
+// [data-action=undo-to-winnable] takes the game back to the last winnable position. The setting
+// input#live-check (in the "more" menu, remembered, on by default) turns it off.
+import { t } from "./i18n.js";
+import { saidMove } from "./messages.js";
+import { local } from "./storage.js";
+
+const KEY = "freecell.live-check";
+
+/** The live-check setting as stored: on unless turned off. */
+export function storedLiveCheck() {
+  return local.read(KEY) !== "off"; // on too when storage is off
+}
+
+/**
+ * The guard on a state: changed() after each change of the game asks Python about it, and
+ * set(on) turns it on or off. `call(op)` asks Python.
+ */
+export function createGuard({ state, view, messages, call }) {
+  /** Say how the game was lost: the move that lost it, or that the deal cannot be won. */
+  function sayLost(reply) {
+    if (reply.deal_lost) messages.say(() => t("hint.cannot-win-deal"));
+    else if (reply.lost) {
+      const made = reply.lost.made;
+      messages.say(() => t("guard.lost", { move: saidMove(made, state.faces) }));
+    }
+  }
+
+  /** Ask Python whether the game on the table can still be won, and show the answer. */
+  function changed() {
+    if (!state.liveCheck || !state.game) return;
+    const asked = state.game;
+    state.checking = state.solvable === null;
+    call("check").then((reply) => {
+      if (state.game !== asked) return; // a later change has its own check
+      state.checking = false;
+      if (reply.ok) {
+        // Said when the game becomes lost; a lost game stays lost as it goes on (play.js).
+        const lost = reply.solvable === "no";
+        if (lost && !state.lost) sayLost(reply);
+        state.solvable = reply.solvable;
+        state.lost = lost ? { move: reply.lost, deal: reply.deal_lost } : null;
+      }
+      view.render(state);
+    });
+  }
+
+  /** Turn the guard on (and check the game now) or off (remembered). */
+  function set(on) {
+    state.liveCheck = on;
+    local.write(KEY, on ? "on" : "off"); // storage may be off: it lasts as long as the page
+    if (on) changed();
+    else {
+      state.checking = false;
+      state.lost = null;
+    }
+    view.render(state);
+  }
+
+  return { changed, set };
+}
