@@ -522,6 +522,55 @@ class TestHistory:
         with pytest.raises(HistoryError, match="nothing to undo"):
             Game.from_deal_number(1).undo()
 
+    def test_seek_goes_to_every_point_of_the_history(self) -> None:
+        """Seeking to any count shows that position, keeps the rest to redo, and says how far."""
+        game = Game.from_deal_number(1)
+        moves = solution(1)[:30]
+        positions = [game.position]
+        for move in moves:
+            game.push(move)
+            positions.append(game.position)
+        here = len(moves)
+        for count in [0, 30, 7, 8, 29, 1, 1, 15, 0]:
+            assert game.seek(count) == abs(count - here)
+            here = count
+            assert game.position == positions[count]
+            assert [str(m) for m in game.move_stack + game.redo_stack] == moves
+
+    def test_seek_steps_one_move_at_a_time_through_automatic_moves(self) -> None:
+        """A turn's automatic moves are steps of their own, and keep their flags."""
+        game = Game.from_deal_number(1)
+        for move in ["5a", "5b", "5c", "5d"]:
+            game.push(move)
+        game.auto_moves()
+        assert game.seek(4) == 1
+        assert game.snapshot()["redo_auto"] == [True]
+        game.seek(5)
+        assert game.auto_flags == [False, False, False, False, True]
+        game.seek(4)
+        assert [str(m) for m in game.undo_turn()] == ["5d"]
+
+    @pytest.mark.parametrize("count", [-5, 99])
+    def test_seek_outside_goes_to_the_nearest_end(self, count: int) -> None:
+        """A count below 0 or past the redo stack stops at the start or the end."""
+        game = Game.from_deal_number(1)
+        game.push("5a")
+        game.push("5b")
+        game.undo()
+        game.seek(count)
+        assert len(game.move_stack) == (0 if count < 0 else 2)
+
+    def test_a_move_after_seeking_back_starts_a_new_branch(self) -> None:
+        """A move played after seeking back clears the moves that were ahead."""
+        game = Game.from_deal_number(1)
+        for move in ["5a", "5b", "5c"]:
+            game.push(move)
+        game.seek(1)
+        game.push("6b")
+        assert [str(m) for m in game.move_stack] == ["5a", "6b"]
+        assert not game.can_redo
+        assert game.seek(5) == 0
+
     def test_pushes_record_the_shortest_notation(self) -> None:
         """`12v2` onto a cascade with cards is recorded as `12`, `15v1` as `15`."""
         game = Game(layout("KS QH JC TD 9S", "JS", "QD", "KC"))

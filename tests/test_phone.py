@@ -37,6 +37,7 @@ from helpers import (
     poll,
     screenshot_path,
     settle,
+    solution,
 )
 
 pytestmark = pytest.mark.browser
@@ -438,6 +439,37 @@ def colour(name: str, scheme: str) -> str:
     match = re.search(rf"--{name}: (#[0-9a-f]{{6}});", block)
     assert match is not None, (name, scheme)
     return match.group(1)
+
+
+class TestHistorySlider:
+    @pytest.mark.parametrize("size", [PHONE, LANDSCAPE_TARGETS[0]], ids=["upright", "sideways"])
+    def test_a_finger_scrubs_the_game(self, phone: Page, site_url: str, size: ViewportSize) -> None:
+        """A finger drags the slider back to the deal and forth to the last move.
+
+        The slider is on screen, 44 px tall, upright the screen's width and sideways in the one
+        row of the bar, which stays 56 px tall at most.
+        """
+        phone.set_viewport_size(size)
+        moves = solution(617)[:20]
+        open_in_place(phone, link(site_url, 617, moves))
+        box = phone.locator("input[type=range]#history").bounding_box()
+        assert box is not None
+        assert box["height"] >= 44, box
+        assert box["x"] >= 0, box
+        assert box["x"] + box["width"] <= size["width"], box
+        assert box["width"] >= (size["width"] - 8 if size is PHONE else 200), box
+        assert geometry(phone)["bar"] <= (160 if size is PHONE else 56)
+        cdp = finger(phone)
+        y = box["y"] + box["height"] / 2
+        right, left = box["x"] + box["width"] - 10, box["x"] + 10
+        sweeps: list[tuple[float, float, list[str]]] = [(right, left, []), (left, right, moves)]
+        for start, end, played in sweeps:
+            touch(cdp, "touchStart", start, y)
+            for step in range(1, 11):
+                touch(cdp, "touchMove", start + (end - start) * step / 10, y)
+            touch(cdp, "touchEnd")
+            expect(phone.locator("#board")).to_have_attribute("data-moves", ",".join(played))
+            assert moves_of(phone) == played
 
 
 class TestInstall:

@@ -16,11 +16,13 @@ from playwright.sync_api import Locator, Page, expect
 
 from helpers import (
     PHONE_OPTIONS,
+    WEB,
     PageFactory,
     blur,
     boot,
     center,
     engine_after,
+    js_object,
     link,
     menu,
     mouse_drag,
@@ -290,6 +292,197 @@ class TestUndoRedo:
         assert shown_table(table) == engine_table(1, [])
         table.locator("[data-action=redo]").click()
         expect_moves(table, ["5a"])
+
+
+def slider(page: Page) -> Locator:
+    """Return the history slider."""
+    return page.locator("input[type=range]#history")
+
+
+def expect_slider(page: Page, value: int, total: int) -> None:
+    """Wait until the history slider spans `total` moves and stands at `value`."""
+    expect(slider(page)).to_have_attribute("max", str(total))
+    expect(slider(page)).to_have_value(str(value))
+
+
+COUNT_SEEKS_JS = """() => {
+    window.seeks = 0;
+    const post = Worker.prototype.postMessage;
+    window.unpatchSeeks = () => { Worker.prototype.postMessage = post; };
+    Worker.prototype.postMessage = function (message, ...rest) {
+        if (message?.op === "seek") window.seeks += 1;
+        return post.call(this, message, ...rest);
+    };
+}"""
+
+SWEEP_JS = """([from, to]) => {
+    const slider = document.querySelector("#history");
+    const by = from < to ? 1 : -1;
+    for (let value = from; value !== to + by; value += by) {
+        slider.value = String(value);
+        slider.dispatchEvent(new Event("input", {bubbles: true}));
+    }
+}"""
+"""Move the slider from one value to another one step at a time, as fast as a script can."""
+
+
+class TestHistorySlider:
+    def test_with_undo_and_redo(self, table: Page, site_url: str) -> None:
+        """The slider spans the moves played and the moves to redo and follows Undo and Redo.
+
+        Set anywhere, the board is the engine's after that many moves, and the URL carries them.
+        """
+        moves = solution(617)[:12]
+        open_game(table, site_url, 617, moves)
+        expect_slider(table, 12, 12)
+        table.locator("[data-action=undo]").click()
+        expect_moves(table, moves[:11])
+        expect_slider(table, 11, 12)
+        for count in (0, 7, 12, 3):
+            slider(table).fill(str(count))
+            expect_moves(table, moves[:count])
+            expect_slider(table, count, 12)
+            assert shown_table(table) == engine_table(617, moves[:count])
+        expect(table.locator("#moves-count")).to_have_text("3")
+        table.locator("[data-action=redo]").click()
+        expect_moves(table, moves[:4])
+        expect_slider(table, 4, 12)
+        table.locator("[data-action=undo]").click()
+        table.locator("[data-action=undo]").click()
+        expect_moves(table, moves[:2])
+        expect_slider(table, 2, 12)
+
+    def test_keys_step_one_move_through_automatic_ones(self, table: Page, site_url: str) -> None:
+        """`,` and `.` step one move, an automatic one too; Undo still takes a whole turn."""
+        open_game(table, site_url, 1, ["5a", "5b", "5c"])
+        blur(table)
+        table.keyboard.press("5")
+        table.keyboard.press("d")
+        expect_moves(table, ["5a", "5b", "5c", "5d", "5h"])
+        table.keyboard.press(",")
+        expect_moves(table, ["5a", "5b", "5c", "5d"])
+        expect(table.locator("#announcer")).to_have_text("Moves played: 4 of 5")
+        table.keyboard.press(",")
+        expect_moves(table, ["5a", "5b", "5c"])
+        expect_slider(table, 3, 5)
+        for _ in range(3):  # the third is past the end: nothing happens
+            table.keyboard.press(".")
+        expect_moves(table, ["5a", "5b", "5c", "5d", "5h"])
+        expect(table.locator("[data-action=redo]")).to_be_disabled()
+        table.keyboard.press("Control+z")
+        expect_moves(table, ["5a", "5b", "5c"])
+
+    def test_keys_in_the_deal_field_are_text(self, table: Page, site_url: str) -> None:
+        """Typing `,` or `.` in the deal field types them; the game stays."""
+        open_game(table, site_url, 1, ["5a", "5b"])
+        field = table.locator("#deal")
+        field.fill("")
+        field.press_sequentially(",.")
+        expect(field).to_have_value(",.")
+        expect_moves(table, ["5a", "5b"])
+
+    def test_a_move_from_an_earlier_point_starts_a_new_branch(
+        self, table: Page, site_url: str
+    ) -> None:
+        """A move made after going back replaces the moves ahead, as after Undo."""
+        open_game(table, site_url, 1, ["5a", "5b", "5c"])
+        slider(table).fill("1")
+        expect_moves(table, ["5a"])
+        expect(table.locator("[data-action=redo]")).to_be_enabled()
+        blur(table)
+        table.keyboard.press("6")
+        table.keyboard.press("b")
+        expect_moves(table, ["5a", "6b"])
+        expect_slider(table, 2, 2)
+        expect(table.locator("[data-action=redo]")).to_be_disabled()
+
+    def test_a_drag_asks_only_for_the_latest_point(self, table: Page, site_url: str) -> None:
+        """Forty input events in a row make one request; a mouse drag ends on its last point."""
+        moves = solution(617)[:40]
+        open_game(table, site_url, 617, moves)
+        table.evaluate(COUNT_SEEKS_JS)
+        try:
+            table.evaluate(SWEEP_JS, [39, 0])
+            expect_moves(table, [])
+            assert table.evaluate("() => window.seeks") == 1
+            assert shown_table(table) == engine_table(617, [])
+            box = slider(table).bounding_box()
+            assert box is not None
+            y = box["y"] + box["height"] / 2
+            table.mouse.move(box["x"] + 4, y)
+            table.mouse.down()
+            table.mouse.move(box["x"] + box["width"] + 20, y, steps=30)
+            table.mouse.up()
+            expect_moves(table, moves)
+            assert shown_table(table) == engine_table(617, moves)
+        finally:
+            table.evaluate("() => window.unpatchSeeks()")
+
+    def test_a_solution_after_solve(self, table: Page, site_url: str) -> None:
+        """After Solve, the slider goes back and forth through the solution it played."""
+        prefix = solution(1)[:-6]
+        open_game(table, site_url, 1, prefix)
+        press(table, "solve")
+        expect(table.locator("html")).to_have_attribute("data-won", "true", timeout=30_000)
+        played = moves_of(table)
+        assert played[: len(prefix)] == prefix
+        expect_slider(table, len(played), len(played))
+        slider(table).fill(str(len(prefix)))
+        expect_moves(table, prefix)
+        expect(table.locator("html")).not_to_have_attribute("data-won", "true")
+        blur(table)
+        table.keyboard.press(".")
+        expect_moves(table, played[: len(prefix) + 1])
+        assert shown_table(table) == engine_table(1, played[: len(prefix) + 1])
+
+    def test_named_in_every_language(self, page: Page, site_url: str) -> None:
+        """The slider's accessible name and its value's text are in the page's language.
+
+        In a page of its own: a language a link chose stays in the running page's links.
+        """
+        boot(page, link(site_url, 1, ["5a", "5b"]))
+        for code in ["en", "pt", "es", "it", "ru", "zh-Hant"]:
+            words = js_object(WEB / "i18n" / f"{code}.js")
+            open_in_place(page, link(site_url, 1, ["5a", "5b"], lang=code))
+            expect(page.locator("html")).to_have_attribute("lang", re.compile(code.split("-")[0]))
+            expect(slider(page)).to_have_accessible_name(words["history.label"])
+            value = words["history.value"].format(played="2", total="2")
+            expect(slider(page)).to_have_attribute("aria-valuetext", value)
+
+    @pytest.mark.parametrize(
+        ("device", "options"),
+        [
+            ("desktop", {}),
+            ("phone", PHONE_OPTIONS),
+            ("phone-sideways", {**PHONE_OPTIONS, "viewport": {"width": 844, "height": 390}}),
+        ],
+    )  # fmt: skip
+    def test_screenshots(
+        self,
+        pages: PageFactory,
+        site_url: str,
+        request: pytest.FixtureRequest,
+        device: str,
+        options: dict[str, Any],
+    ) -> None:
+        """Halfway through a game, the slider sits in the bar and fits; light and dark shots."""
+        moves = solution(617)[:40]
+        page = pages(**options, reduced_motion="reduce")
+        open_game(page, site_url, 617, moves)
+        slider(page).fill("25")
+        expect_moves(page, moves[:25])
+        blur(page)
+        box = slider(page).bounding_box()
+        width = page.viewport_size["width"] if page.viewport_size else 1280
+        assert box is not None
+        assert box["x"] >= 0
+        assert box["x"] + box["width"] <= width
+        assert box["width"] >= 96
+        assert box["height"] >= (44 if options else 36)
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            shot = f"history/slider-{device}-{scheme}"
+            page.screenshot(path=screenshot_path(request.config, shot))
 
 
 class TestLinks:

@@ -336,6 +336,50 @@ class TestUndoRedo:
         assert "nothing to restart" in reply(session.restart())["error"]
 
 
+class TestSeek:
+    def test_back_and_forth_one_move_a_step(self, session: Session) -> None:
+        """Each count shows the engine's game after that many moves; the rest waits to redo."""
+        moves = solution(1)[:20]
+        session.new_game("1", ",".join(moves))
+        for count in [0, 20, 5, 6, 19, 0, 20]:
+            state = game_of(session.seek(count))
+            assert state["moves"] == moves[:count]
+            assert state["redo"] == moves[count:]
+            assert state["cascades"] == engine_after(1, moves[:count])["cascades"]
+
+    def test_automatic_moves_are_steps(self, session: Session) -> None:
+        """A turn's automatic moves count one step each; Undo still takes the turn back."""
+        session.new_game("1", "5a,5b,5c")
+        session.play("5", "d")
+        state = game_of(session.seek(4))
+        assert state["moves"] == ["5a", "5b", "5c", "5d"]
+        assert state["redo"] == ["5h"]
+        assert state["redo_auto"] == [True]
+        session.seek(5)
+        assert game_of(session.undo())["moves"] == ["5a", "5b", "5c"]
+
+    def test_a_move_from_an_earlier_point_starts_a_branch(self, session: Session) -> None:
+        """A move played after seeking back replaces the moves that were ahead."""
+        session.new_game("1", "5a,5b,5c")
+        session.seek(1)
+        state = game_of(session.play("6", "b", "", False))
+        assert state["moves"] == ["5a", "6b"]
+        assert state["redo"] == []
+        assert game_of(session.seek(3))["moves"] == ["5a", "6b"]
+
+    @pytest.mark.parametrize("count", [-1, 4, 10**9])
+    def test_outside_goes_to_the_nearest_end(self, session: Session, count: int) -> None:
+        """A count past either end is no error: the game goes to that end."""
+        session.new_game("1", "5a,5b,5c")
+        result = reply(session.seek(count))
+        assert result["ok"] is True
+        assert result["game"]["move_count"] == (0 if count < 0 else 3)
+
+    def test_no_game(self, session: Session) -> None:
+        """Before a game is open, seek is refused with no-game."""
+        assert reply(session.seek(0))["code"] == "no-game"
+
+
 class TestTargets:
     def test_places(self, session: Session) -> None:
         """Targets lists each place the card at a source can go, once."""

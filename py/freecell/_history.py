@@ -324,6 +324,30 @@ class Game:
             played.append(self.redo())
         return played
 
+    def seek(self, count: int) -> int:
+        """Undo or redo single moves until ``count`` moves are played; return how many moved.
+
+        The history's moves are the moves played and the moves :meth:`redo` would play, so
+        ``count`` goes from 0 to ``len(move_stack) + len(redo_stack)``; a count outside is
+        taken as the nearest end. An automatic move is a step like any other (a history
+        slider shows each), and the redo stack stays: a move played next starts a new branch.
+
+        >>> game = Game.from_deal_number(1)
+        >>> [str(game.push(m)) for m in ["5a", "5b", "5c", "5d"]], game.auto_moves()
+        (['5a', '5b', '5c', '5d'], [Move.parse('5h')])
+        >>> game.seek(1), [str(m) for m in game.move_stack], [str(m) for m in game.redo_stack]
+        (4, ['5a'], ['5b', '5c', '5d', '5h'])
+        >>> game.seek(99), game.auto_flags
+        (4, [False, False, False, False, True])
+        """
+        wanted = min(max(int(count), 0), len(self._played) + len(self._undone))
+        moved = abs(wanted - len(self._played))
+        while len(self._played) > wanted:
+            self.undo()
+        while len(self._played) < wanted:
+            self.redo()
+        return moved
+
     def restart(self) -> list[Move]:
         """Take back every move, last first, and return them; :meth:`redo` plays them again.
 

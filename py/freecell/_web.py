@@ -403,6 +403,25 @@ class Session:
         """
         return self._history(game, Game.restart)
 
+    @_with_game
+    def seek(self, game: Game, moves: int) -> str:
+        """Go back or forth through the game's history until ``moves`` moves are played.
+
+        One step is one move, automatic moves included (see :meth:`freecell.Game.seek`):
+        ``moves`` runs from 0 to the moves played plus the moves to redo, and a count outside
+        goes to the nearest end. Nothing is lost: the moves passed wait on the redo stack, and
+        a move played from an earlier point starts a new branch, as after Undo.
+
+        >>> session = Session(); _ = session.new_game("1", "5a,5b,5c")
+        >>> game = json.loads(session.seek(1))["game"]
+        >>> game["moves"], game["redo"]
+        (['5a'], ['5b', '5c'])
+        >>> json.loads(session.seek(3))["game"]["moves"]
+        ['5a', '5b', '5c']
+        """
+        game.seek(int(moves))
+        return self._reply(game)
+
     def _history(self, game: Game, change: Callable[[Game], object]) -> str:
         try:
             change(game)
@@ -647,4 +666,6 @@ def warm_up(number: int, search_seconds: float = 0.001) -> None:
     session.position_text()
     session.undo()
     session.redo()
+    session.seek(0)
+    session.seek(1)
     session.restart()

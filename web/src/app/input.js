@@ -15,6 +15,7 @@ const KEYS = {
   S: "solve",
 };
 const PLACE_KEYS = rules.cascades + rules.freecells + rules.foundation;
+const HISTORY_KEYS = { ",": -1, ".": 1 }; // the history slider: a move back, a move forward
 // Two taps this close in time and place are a double tap: with tap-to-move on, its first tap
 // plays the card, and its second does nothing (it would play the card uncovered there).
 const DOUBLE_TAP_MS = 300;
@@ -22,7 +23,9 @@ const DOUBLE_TAP_PX = 24;
 const MODIFIERS = new Set(["Shift", "Control", "Alt", "Meta"]);
 
 function inField(event) {
-  return event.target.closest("input:not([type=checkbox]), textarea, select, [contenteditable]");
+  return event.target.closest(
+    "input:not([type=checkbox], [type=range]), textarea, select, [contenteditable]",
+  );
 }
 
 /**
@@ -131,6 +134,11 @@ export function bindInput(dom, state, actions, dialogs, drag) {
       dom.dealField.select();
       return;
     }
+    if (Object.hasOwn(HISTORY_KEYS, event.key)) {
+      event.preventDefault();
+      actions.seekBy(HISTORY_KEYS[event.key]);
+      return;
+    }
     if (key.length === 1 && PLACE_KEYS.includes(key) && !event.shiftKey) {
       event.preventDefault();
       actions.choose(key, null, "best");
@@ -152,6 +160,11 @@ export function bindInput(dom, state, actions, dialogs, drag) {
     actions.setAuto(dom.auto.checked);
   }
 
+  // Dragging the slider fires input after input: play.js keeps only the latest.
+  function onHistory() {
+    actions.seek(dom.history.valueAsNumber);
+  }
+
   function onTapToMove() {
     actions.setTapToMove(dom.tapToMove.checked);
   }
@@ -168,6 +181,7 @@ export function bindInput(dom, state, actions, dialogs, drag) {
     [dom.form, "submit", onSubmit],
     [dom.auto, "change", onAuto],
     [dom.tapToMove, "change", onTapToMove],
+    [dom.history, "input", onHistory],
     [dom.liveCheck, "change", onLiveCheck],
   ];
   for (const [target, type, listener] of bindings) target.addEventListener(type, listener);

@@ -34,6 +34,7 @@ const dom = {
   difficultyValue: $("#difficulty-value"),
   lost: $("#lost"),
   movesCount: $("#moves-count"),
+  history: $("#history"),
   win: $("#win"),
   winText: $("#win-text"),
   playNext: $("[data-action=play-next]"),

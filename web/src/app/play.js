@@ -196,7 +196,11 @@ export function createPlay({ state, bridge, view, messages, stats }) {
    * An `assisted` move (Solve's) wins no statistics. A refusal is said on the message line, or
    * handed to `refused(reply)` after the render.
    */
-  async function act(op, args = {}, { announce = null, assisted = false, refused = null } = {}) {
+  async function act(
+    op,
+    args = {},
+    { announce = null, assisted = false, refused = null, url = true } = {},
+  ) {
     if (!state.game) return false;
     const reply = await call(op, args);
     if (reply.game) record(reply.game, { forward: FORWARD.has(op) || !reply.ok });
@@ -207,7 +211,7 @@ export function createPlay({ state, bridge, view, messages, stats }) {
       return false;
     }
     messages.say("");
-    writeUrl(state);
+    if (url) writeUrl(state);
     stats.moved(state.game, { assisted });
     const saying = reply.made?.map(said) ?? (announce ? [announce()] : []);
     if (saying.length) messages.announce(saying.join("; "));
@@ -288,6 +292,46 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     });
   }
 
+  // --- the history slider --------------------------------------------------------------------
+
+  // Only the latest point asked for matters: a drag of the slider fires input after input, so
+  // they wait as one (state.seeking, which the slider shows meanwhile) while one request is on
+  // its way; the board follows at the pace Python answers, and the URL is written once the
+  // slider rests (a browser refuses a flood of history entries).
+  let seekQueued = false;
+
+  /** Go to the game after `count` moves, one move a step, through Undo's and Redo's history. */
+  function seek(count, { say = false } = {}) {
+    const { game } = state;
+    if (!game) return undefined;
+    const total = game.move_count + game.redo.length;
+    state.seeking = Math.min(Math.max(Math.trunc(Number(count)) || 0, 0), total);
+    if (seekQueued) return undefined;
+    seekQueued = true;
+    return enqueue(async () => {
+      seekQueued = false;
+      const wanted = state.seeking;
+      if (wanted === null || !state.game) {
+        state.seeking = null;
+        return;
+      }
+      const announce = () =>
+        t("history.value", { played: wanted, total: state.game.move_count + state.game.redo.length });
+      if (wanted !== state.game.move_count) {
+        await act("seek", { moves: wanted }, { announce: say ? announce : null, url: false });
+      }
+      if (state.seeking !== wanted) return; // the slider moved on: the next seek is queued
+      state.seeking = null;
+      writeUrl(state);
+    });
+  }
+
+  /** One move back (`by` -1) or forward (1) from where the slider is, or is going. */
+  function seekBy(by) {
+    if (!state.game) return undefined;
+    return seek((state.seeking ?? state.game.move_count) + by, { say: true });
+  }
+
   /** Drop the picked-up card, if any. */
   function cancel() {
     return enqueue(() => (state.selection ? select(null) : undefined));
@@ -322,6 +366,8 @@ export function createPlay({ state, bridge, view, messages, stats }) {
         state.game?.can_undo ? act("restart", {}, { announce: () => t("say.restarted") }) : undefined,
       ),
     ),
+    seek: player(seek),
+    seekBy: player(seekBy),
     /** Take the game back to the last position the guard found winnable. */
     undoToWinnable: player(() =>
       enqueue(() =>

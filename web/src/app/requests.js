@@ -31,6 +31,7 @@ const operations = {
   undo: (session) => session.undo(),
   redo: (session) => session.redo(),
   restart: (session) => session.restart(),
+  seek: (session, { moves }) => session.seek(Math.trunc(Number(moves)) || 0),
   targets: (session, { source }) => session.targets(String(source)),
 };
 

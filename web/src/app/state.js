@@ -25,6 +25,7 @@ export function createState() {
     liveCheck: true, // the guard: whether the game is checked after every change
     solving: false, // whether Solve is playing the rest of the game
     difficulty: null, // the deal's grade, 1 to 5, once Python has graded it (null if unsolved)
+    seeking: null, // the move count the history slider asks for while Python is on its way
     language: "en",
     languageChosen: false, // chosen by a link, the menu or a stored choice: links keep it
     auto: true, // safe automatic moves to the foundations

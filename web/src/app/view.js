@@ -29,6 +29,20 @@ export function createView(dom) {
     dom.restart.disabled = !game.can_undo;
   }
 
+  // The history slider: 0 to the moves played and the moves to redo, at the moves played, or
+  // where the player is taking it while Python catches up (state.seeking).
+  function renderHistory(state, game) {
+    const slider = dom.history;
+    const total = game.move_count + game.redo.length;
+    const value = state.seeking ?? game.move_count;
+    if (slider.max !== String(total)) slider.max = String(total);
+    if (slider.value !== String(value)) slider.value = String(value);
+    slider.disabled = total === 0;
+    // The track's filled part: the moves played (a custom property, as the CSP allows).
+    slider.style.setProperty("--played", `${total ? (100 * value) / total : 0}%`);
+    slider.setAttribute("aria-valuetext", t("history.value", { played: value, total }));
+  }
+
   function renderWin(state) {
     const won = Boolean(state.game?.won);
     const already = dom.root.dataset.won === "true";
@@ -106,6 +120,7 @@ export function createView(dom) {
     if (!state.game || !state.faces) return;
     renderTable(dom.table, state, state.game, { glide });
     renderCounts(state.game);
+    renderHistory(state, state.game);
     renderSolving(state);
     renderDifficulty(state);
     renderWin(state);
@@ -124,6 +139,7 @@ export function createView(dom) {
       }
       renderTable(dom.table, state, step, { glide });
       renderCounts(step);
+      renderHistory(state, step);
       timer = setTimeout(next, STEP_MS);
     };
     next();

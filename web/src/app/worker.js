@@ -22,7 +22,9 @@
 //                                        longest: a click's move of a run to an empty cascade)
 //     play_card {card, auto}             a double click's best move
 //     auto_moves                         the safe moves home there are (auto-move turned on)
-//     undo | redo | restart              the history
+//     undo | redo | restart              the history: a turn back or forth, back to the deal
+//     seek {moves}                       the history slider: the game after that many moves,
+//                                        one move a step (automatic moves too), the rest to redo
 //     position_text                      the position in fc-solve's format (Copy text)
 //     play_move {move}                   one move in notation, no automatic moves (Solve)
 //     hint                               a solution from here, or that there is none: answered
