@@ -1,4 +1,4 @@
-"""The live winnability guard in a real Chromium: #board[data-solvable] after every change.
+"""The live winnability guard and the deal's grade in a real Chromium.
 
 The library's solver is the oracle (the fixtures' moves are checked against fc-solve in
 tests/test_web_api.py): the page must name the move that lost, go back to the last winnable
@@ -8,13 +8,16 @@ a remembered setting; deal changes never wait for a check).
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
 import time
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from freecell import FREECELLS, Game, card_unicode
+from freecell import DIFFICULTY_GRADES, FREECELLS, Game, card_unicode
 from helpers import WEB, PageFactory, blur, boot, js_object, menu, open_in_place
 from test_web_api import LOSING_MOVES
 
@@ -155,3 +158,33 @@ class TestSetting:
         menu(page)
         page.locator("input#live-check").check()
         expect(page.locator("#guard")).to_have_attribute("data-verdict", "no")
+
+
+class TestGrade:
+    def test_the_grade_is_the_command_lines(self, table: Page, site_url: str) -> None:
+        """#board[data-difficulty] is the grade `freecell solve --format json` gives the deal.
+
+        With a link's moves too: the grade is the deal's, from its start. A deal that cannot
+        be won has none.
+        """
+        numbers = [1, 164, 617, 24]
+        result = subprocess.run(
+            [sys.executable, "-m", "freecell", "solve", "-f", "json", *map(str, numbers)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        lines = map(json.loads, result.stdout.splitlines())
+        grades = {line["deal"]: line["difficulty"] for line in lines}
+        assert set(grades.values()) <= set(DIFFICULTY_GRADES)
+        board = table.locator("#board")
+        for number in numbers:
+            open_in_place(table, f"{site_url}?deal={number}")
+            expect(board).to_have_attribute("data-difficulty", str(grades[number]))
+            expect(table.locator("#difficulty-value")).to_have_text(f"{grades[number]}/5")
+        open_in_place(table, f"{site_url}?deal=617&moves=82,52")
+        expect(board).to_have_attribute("data-difficulty", str(grades[617]))
+        open_in_place(table, f"{site_url}?deal={IMPOSSIBLE}")
+        expect(board).to_have_attribute("data-solvable", "no", timeout=30_000)
+        expect(board).not_to_have_attribute("data-difficulty", re.compile("."))
+        expect(table.locator("#difficulty")).to_be_hidden()

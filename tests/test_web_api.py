@@ -17,6 +17,7 @@ from freecell import (
     Move,
     card_unicode,
     deal,
+    difficulty,
     format_deal,
     solve,
 )
@@ -683,3 +684,16 @@ class TestUndoToWinnable:
         data = reply(session.undo_to_winnable())
         assert (data["ok"], data["code"], data["game"]["moves"]) == (False, "none-winnable", ["3a"])
         assert data["error"] == "no position of this game so far is known to be winnable"
+
+
+class TestGrade:
+    @pytest.mark.parametrize(("number", "moves"), [(1, ""), (617, "82,52"), (164, ""), (24, "")])
+    def test_the_grade_is_the_deals(self, session: Session, number: int, moves: str) -> None:
+        """The grade is difficulty() of the search of the deal's start, whatever was played."""
+        session.new_game(str(number), moves)
+        assert answered(session, "grade")["difficulty"] == difficulty(solve(number))
+
+    def test_an_impossible_deal_has_none(self, session: Session) -> None:
+        """A deal the search does not solve has no grade."""
+        session.new_game("11982")
+        assert answered(session, "grade")["difficulty"] is None
