@@ -488,15 +488,24 @@ class TestRules:
         ] + ["1b", "1c", "1d"]
 
 
+def played_with_positions(number: int, count: int) -> tuple[Game, list[str], list[Position]]:
+    """Play the first `count` moves of deal `number`'s solution.
+
+    Returns the game, the moves, and the position before the first move and after each.
+    """
+    game = Game.from_deal_number(number)
+    moves = solution(number)[:count]
+    positions = [game.position]
+    for move in moves:
+        game.push(move)
+        positions.append(game.position)
+    return game, moves, positions
+
+
 class TestHistory:
     def test_undo_and_redo_any_number_of_moves(self) -> None:
         """Undoing every move returns to the start; redoing all returns to the end."""
-        game = Game.from_deal_number(1)
-        moves = solution(1)[:30]
-        positions = [game.position]
-        for move in moves:
-            game.push(move)
-            positions.append(game.position)
+        game, moves, positions = played_with_positions(1, 30)
         for k in range(len(moves), 0, -1):
             assert str(game.undo()) == moves[k - 1]
             assert game.position == positions[k - 1]
@@ -524,12 +533,7 @@ class TestHistory:
 
     def test_seek_goes_to_every_point_of_the_history(self) -> None:
         """Seeking to any count shows that position, keeps the rest to redo, and says how far."""
-        game = Game.from_deal_number(1)
-        moves = solution(1)[:30]
-        positions = [game.position]
-        for move in moves:
-            game.push(move)
-            positions.append(game.position)
+        game, moves, positions = played_with_positions(1, 30)
         here = len(moves)
         for count in [0, 30, 7, 8, 29, 1, 1, 15, 0]:
             assert game.seek(count) == abs(count - here)
