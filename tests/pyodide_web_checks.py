@@ -70,6 +70,14 @@ calls = [
     ("think", (0.001,)),
     ("new_game", ("1",)),  # a new game ends the search
     ("think", (0.001,)),
+    ("daily", ("2026-11-30",)),
+    ("think", (60,)),
+    ("daily", ("2026-11-30",)),  # the deal found: the same number as CPython's
+    ("daily", ("2026-02-30",)),
+    ("random_deal", ("3", "seed")),
+    ("think", (60,)),
+    ("random_deal", ("3", "seed")),
+    ("random_deal", ("x" * 50, "seed")),
 ]
 for name, args in calls:
     reply = getattr(session, name)(*args)

@@ -38,6 +38,9 @@ MESSAGES: Final[Mapping[str, str]] = {
     "deal-missing": "no deal {number}: a deal number is " + VALID_DEALS,
     "deal-range": "invalid range {text!r}: the first deal must not come after the last",
     "deal-range-syntax": "invalid range {text!r}: write FIRST..LAST, each " + VALID_DEALS,
+    # a daily deal's date and a grade (freecell._daily)
+    "date-invalid": "invalid date {text!r}: write a date YYYY-MM-DD, such as 2026-11-30",
+    "grade-invalid": "invalid grade {text!r}: a grade is a whole number from {min} to {max}",
     # text or values that make no card (freecell._cards)
     "card-invalid": (
         "invalid card {text!r}: write a rank (A 2-9 T or 10 J Q K) then a suit "

@@ -27,6 +27,7 @@ from typing import Any, Concatenate, Final, ParamSpec, TypeGuard
 
 from freecell._cards import card_is_red, card_rank, card_suit, card_unicode
 from freecell._clicks import best_move_for, find_move, why_stuck
+from freecell._daily import DealFinder, daily_grade, parse_date, parse_grade
 from freecell._deal import MAX_DEAL, DealNumberError, deal, format_deal, parse_deal_number
 from freecell._difficulty import difficulty
 from freecell._errors import ERROR_CODES, CodedError, message, shorten
@@ -209,6 +210,11 @@ class Session:
         self._known: dict[Position, tuple[str, tuple[Move, ...]]] = {}
         # The grade of each position searched from the start (not met on another's way).
         self._grades: dict[Position, int | None] = {}
+        # The search for a deal of a grade (daily, random_deal): not the game's, so it goes on
+        # while the game changes; the latest asked for replaces it, and new_game ends it.
+        self._finder: DealFinder | None = None
+        self._found: dict[tuple[str, int], int] = {}  # (seed, grade) -> the deal found
+        self._turn = 0  # whose slice think() gives next when both searches run
 
     def _reply(self, game: Game, **fields: Any) -> str:
         return _json({"ok": True, **fields, "game": game.snapshot()})
@@ -260,6 +266,7 @@ class Session:
             return _json(_refusal(error))
         if step:
             number = _stepped(number, step)
+        self._finder = None  # the player chose a deal: a search for another one is over
         game = Game.from_deal_number(number)
         self._game = game
         extra: dict[str, Any] = {}
@@ -576,22 +583,96 @@ class Session:
             self._search = Solver(position, max_seconds=SEARCH_SECONDS)
         self._search_at = game.position
 
-    def think(self, max_seconds: float = 0.005) -> str:
-        """Work on the search :meth:`hint` or :meth:`check` started for about ``max_seconds``.
+    def daily(self, date: str) -> str:
+        """Find the daily deal of a UTC date (YYYY-MM-DD), as :func:`freecell.daily_deal` does.
 
-        Returns ``"thinking"`` (call again), ``"done"`` (they now answer, or start the next
-        search) or ``"idle"``: no search, or one for a game that has moved on since, which is
-        dropped.
+        The answer: ``"number"`` (the deal), ``"date"`` and ``"difficulty"`` (its grade, the
+        weekday's); or, while the search runs, ``"pending": true``: call :meth:`think` until
+        ``"done"``, then ask again. It opens nothing: the page opens the deal with
+        :meth:`new_game`, whose grade and hints then come from the search made here. Text that
+        is no date is refused with ``"date-invalid"``.
+
+        >>> session = Session()
+        >>> while json.loads(session.daily("2026-11-30")).get("pending"):
+        ...     while session.think(0.005) == "thinking":
+        ...         pass
+        >>> from freecell import daily_deal
+        >>> json.loads(session.daily("2026-11-30"))["number"] == daily_deal("2026-11-30")
+        True
+        >>> json.loads(session.daily("30.11.2026"))["code"]
+        'date-invalid'
         """
-        search = self._search
-        if search is None or self._game is None or self._search_at != self._game.position:
-            self._search = None
+        try:
+            day = parse_date(str(date))
+        except CodedError as error:
+            return _json(_refusal(error))
+        return self._find(day.isoformat(), daily_grade(day), date=day.isoformat())
+
+    def random_deal(self, grade: str, seed: str) -> str:
+        """Find a random deal of ``grade`` (1..5), the first of ``seed``'s candidates that has it.
+
+        As :func:`freecell.find_deal` does: the page gives a random ``seed``. Answered as
+        :meth:`daily` is (``"number"``, ``"difficulty"``, or pending); a grade out of 1..5 is
+        refused with ``"grade-invalid"``, whose params say the valid ones.
+
+        >>> json.loads(Session().random_deal("7", "any"))["error"]
+        "invalid grade '7': a grade is a whole number from 1 to 5"
+        """
+        try:
+            wanted = parse_grade(str(grade))
+        except CodedError as error:
+            error.params["text"] = shorten(str(error.params["text"]), 12)
+            return _json(_refusal(CodedError(error.code, **error.params)))
+        return self._find(str(seed), wanted)
+
+    def _find(self, seed: str, grade: int, **fields: Any) -> str:
+        """Answer a search for a deal of a grade: found before, or pending (the latest wins)."""
+        number = self._found.get((seed, grade))
+        if number is not None:
+            return _json({"ok": True, "number": number, "difficulty": grade, **fields})
+        finder = self._finder
+        if finder is None or (finder.seed, finder.grade) != (seed, grade):
+            self._finder = DealFinder(seed, grade)
+        return _json({"ok": True, "pending": True})
+
+    def think(self, max_seconds: float = 0.005) -> str:
+        """Work on the session's searches for about ``max_seconds``.
+
+        There are two: the search of a position of the game (:meth:`hint`, :meth:`check`,
+        :meth:`grade`), dropped once the game has moved on, and the search for a deal
+        (:meth:`daily`, :meth:`random_deal`), which goes on while the game changes and ends
+        when a deal is opened. With both, the slices alternate. Returns ``"thinking"`` (call
+        again), ``"done"`` (a search ended: the requests waiting for one now answer, or start
+        their next search) or ``"idle"``: nothing left to search.
+        """
+        game_search = self._game_search()
+        if self._finder is not None and (game_search is None or self._turn % 2 == 0):
+            self._turn += 1
+            return self._think_finder(self._finder, max_seconds)
+        self._turn += 1
+        if game_search is None:
             return "idle"
-        solution = search.step(max_seconds)
+        solution = game_search.step(max_seconds)
         if solution is None:
             return "thinking"
         self._search = None
-        self._learn(search.position, solution)
+        self._learn(game_search.position, solution)
+        return "done"
+
+    def _game_search(self) -> Solver | None:
+        """Return the search of the game, dropped if the game has moved on since it began."""
+        if self._game is None or self._search_at != self._game.position:
+            self._search = None
+        return self._search
+
+    def _think_finder(self, finder: DealFinder, max_seconds: float) -> str:
+        number = finder.step(max_seconds)
+        if number is None:
+            return "thinking"
+        self._finder = None
+        self._found[finder.seed, finder.grade] = number
+        if finder.solution is not None:  # the deal's own search: its grade, hints, guard
+            self._learn(Position.from_deal(deal(number)), finder.solution)
         return "done"
 
     def _learn(self, position: Position, solution: Solution) -> None:
@@ -656,6 +737,12 @@ def warm_up(number: int, search_seconds: float = 0.001) -> None:
     session.new_game(str(number), "", 0, faces=False)
     session.new_game(str(number), "", 1, faces=True)
     session.new_game("not a deal")
+    session.daily("2026-11-30")
+    session.think(search_seconds)
+    session.daily("not a date")
+    session.random_deal("1", "warm up")
+    session.random_deal("0", "warm up")
+    session.think(search_seconds)
     for source in CASCADES:
         session.targets(source)
     session.play_card(CARD_CODES[0])
