@@ -4,6 +4,7 @@ import re
 
 from freecell import (
     CASCADES,
+    DIFFICULTY_GRADES,
     FOUNDATION,
     FREECELLS,
     MAX_DEAL,
@@ -37,6 +38,10 @@ class TestRules:
         assert (RULES["min_deal"], RULES["max_deal"]) == (MIN_DEAL, MAX_DEAL)
         assert tuple(RULES["special_deals"]) == SPECIAL_DEALS
         assert range(1, RULES["random_deals"] + 1) == MICROSOFT_DEALS
+
+    def test_grades(self) -> None:
+        """The page's grades (Random's choice, a link's grade) are the library's."""
+        assert RULES["grades"] == list(DIFFICULTY_GRADES)
 
     def test_cards(self) -> None:
         """The page's ranks, suits and red suits make the library's card codes and colours."""

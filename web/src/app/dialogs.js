@@ -34,6 +34,7 @@ export function createDialogs(dom, stats) {
       rate: figures.rate === null ? "–" : formatPercent(figures.rate),
       streak: formatNumber(figures.streak),
       "best-streak": formatNumber(figures.best),
+      "daily-streak": formatNumber(figures.dailyStreak),
     };
     for (const element of dom.stats.querySelectorAll("[data-stat]")) {
       element.textContent = shown[element.dataset.stat];

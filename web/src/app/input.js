@@ -38,6 +38,7 @@ export function bindInput(dom, state, actions, dialogs, drag) {
     next: () => actions.step(1),
     "play-next": () => actions.step(1),
     random: actions.random,
+    daily: actions.daily,
     "copy-link": actions.copyLink,
     "copy-text": actions.copyText,
     help: dialogs.toggleHelp,
@@ -173,6 +174,10 @@ export function bindInput(dom, state, actions, dialogs, drag) {
     actions.setLiveCheck(dom.liveCheck.checked);
   }
 
+  function onGrade() {
+    actions.setGrade(dom.randomGrade.value ? Number(dom.randomGrade.value) : null);
+  }
+
   const bindings = [
     [dom.table, "click", onTableClick],
     [dom.table, "dblclick", onDoubleClick],
@@ -183,6 +188,7 @@ export function bindInput(dom, state, actions, dialogs, drag) {
     [dom.tapToMove, "change", onTapToMove],
     [dom.history, "input", onHistory],
     [dom.liveCheck, "change", onLiveCheck],
+    [dom.randomGrade, "change", onGrade],
   ];
   for (const [target, type, listener] of bindings) target.addEventListener(type, listener);
   return () => {

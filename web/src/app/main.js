@@ -9,7 +9,8 @@ import { t } from "./i18n.js";
 import { bindInput } from "./input.js";
 import { createLanguage } from "./language.js";
 import { createMessages } from "./messages.js";
-import { createPlay, storedAuto, storedTapToMove } from "./play.js";
+import { createPlay, storedAuto, storedGrade, storedTapToMove } from "./play.js";
+import rules from "./rules.js";
 import { createState } from "./state.js";
 import { createStats } from "./stats.js";
 import { readUrl } from "./url.js";
@@ -32,6 +33,8 @@ const dom = {
   guard: $("#guard"),
   difficulty: $("#difficulty"),
   difficultyValue: $("#difficulty-value"),
+  daily: $("#daily"),
+  randomGrade: $("#random-grade"),
   lost: $("#lost"),
   movesCount: $("#moves-count"),
   history: $("#history"),
@@ -116,6 +119,10 @@ async function start() {
   dom.tapToMove.checked = state.tapToMove;
   state.liveCheck = storedLiveCheck();
   dom.liveCheck.checked = state.liveCheck;
+  // Random's grades, from the facts shared with Python (the view names them in the language).
+  for (const grade of rules.grades) dom.randomGrade.add(new Option(String(grade), String(grade)));
+  state.grade = storedGrade();
+  dom.randomGrade.value = state.grade === null ? "" : String(state.grade);
   state.asked = readUrl().deal.text ?? "";
   startPython();
   await language.start();

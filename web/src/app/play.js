@@ -4,7 +4,7 @@
 // clipboard.js's, and what screen readers hear is said by messages.js.
 import { createClipboard } from "./clipboard.js";
 import { createGuard } from "./guard.js";
-import { fromPython, t } from "./i18n.js";
+import { formatNumber, fromPython, t } from "./i18n.js";
 import { keep, kept } from "./kept.js";
 import { saidMove, saidPicked, saidRefusal } from "./messages.js";
 import { createQueue } from "./queue.js";
@@ -12,10 +12,12 @@ import rules from "./rules.js";
 import { createSolve } from "./solve.js";
 import { cardAt, cardsAt, isCascade } from "./state.js";
 import { local } from "./storage.js";
+import { utcDate } from "./stats.js";
 import { readUrl, writeUrl } from "./url.js";
 
 const AUTO_KEY = "freecell.auto-move";
 const TAP_KEY = "freecell.tap-to-move";
+const GRADE_KEY = "freecell.random-grade";
 const COARSE = matchMedia("(pointer: coarse)"); // the primary pointer is a finger
 // The requests that only play on: a game they leave lost was lost before them.
 const FORWARD = new Set(["play", "play_card", "play_move", "auto_moves"]);
@@ -24,6 +26,18 @@ const FORWARD = new Set(["play", "play_card", "play_move", "auto_moves"]);
 function randomDeal() {
   const [value] = crypto.getRandomValues(new Uint32Array(1));
   return (value % rules.random_deals) + 1;
+}
+
+/** A seed for Python's search of a random deal of a grade: 64 random bits in hex. */
+function randomSeed() {
+  const words = crypto.getRandomValues(new Uint32Array(2));
+  return Array.from(words, (word) => word.toString(16).padStart(8, "0")).join("");
+}
+
+/** Random's grade as stored: one of the grades, or null for any. */
+export function storedGrade() {
+  const stored = local.read(GRADE_KEY);
+  return rules.grades.find((grade) => String(grade) === stored) ?? null;
 }
 
 /** The auto-move setting as stored, on unless turned off. */
@@ -83,9 +97,10 @@ export function createPlay({ state, bridge, view, messages, stats }) {
    * the last visit (openings.js) if there is one; Python's own reply replaces it if the two
    * differ, before any later reply can arrive.
    */
-  async function openGame(args, historyMode, opening = false) {
+  async function openGame(args, historyMode, opening = false, daily = null) {
+    finding += 1; // a deal chosen: a search for another one is over
     const request = { op: "new_game", args: { ...args, faces: !state.faces } };
-    if (!opening) return showOpened(await bridge.request(request), historyMode);
+    if (!opening) return showOpened(await bridge.request(request), historyMode, daily);
     const { early, answer } = await bridge.opening(request);
     if (early) {
       answer.then((reply) => {
@@ -98,6 +113,56 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     return showOpened(await answer, historyMode);
   }
 
+  // Counts the deals asked for: a search for a deal (daily, random_deal) still counts only
+  // while no other deal was asked for since it began.
+  let finding = 0;
+
+  /**
+   * Ask Python for a deal, `op` "daily" {date} or "random_deal" {grade, seed}, and open it.
+   * The search does not hold the queue: the player's actions go on meanwhile, and a deal
+   * opened before the answer ends the search. A refusal (a link's bad date or grade) is said
+   * over a random deal of any grade. Call it from the queue;
+   * it resolves once the deal is open or the search is over.
+   */
+  function find(op, args, historyMode) {
+    const token = ++finding;
+    const grade = formatNumber(Number(args.grade));
+    messages.say(() =>
+      op === "daily" ? t("daily.finding", { date: args.date }) : t("grade.finding", { grade }),
+    );
+    return call(op, args).then((reply) =>
+      enqueue(async () => {
+        if (token !== finding) return;
+        if (reply.ok) {
+          await openGame({ text: String(reply.number) }, historyMode, false, reply.date ?? null);
+          return;
+        }
+        if (reply.cancelled) return;
+        await openGame({ text: String(randomDeal()) }, historyMode);
+        messages.say(saidRefusal(reply, state));
+      }),
+    );
+  }
+
+  /**
+   * A link names a daily date beside its deal: Python says whether that is the date's daily
+   * deal. Only then is it shown as one; else the page says so and the URL loses the date.
+   */
+  function confirmDaily(date, number) {
+    const token = ++finding;
+    return call("daily", { date }).then((reply) =>
+      enqueue(() => {
+        if (token !== finding || state.deal !== number || reply.cancelled) return;
+        if (reply.ok && reply.number === number) state.daily = reply.date;
+        else if (reply.ok) {
+          messages.say(() => t("daily.not-daily", { number: String(number), date: reply.date }));
+        } else messages.say(saidRefusal(reply, state));
+        writeUrl(state);
+        view.render(state);
+      }),
+    );
+  }
+
   /** Ask Python for the grade of deal `number` (its search is the one the guard starts). */
   function grade(number) {
     state.difficulty = null;
@@ -108,8 +173,11 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     });
   }
 
-  /** Show a game Python opened (new_game's reply); false if it refused. */
-  function showOpened(reply, historyMode) {
+  /**
+   * Show a game Python opened (new_game's reply), the daily deal of `daily` (a date) if it was
+   * found as one; false if Python refused.
+   */
+  function showOpened(reply, historyMode, daily = null) {
     if (reply.faces) state.faces = reply.faces;
     if (!reply.ok) {
       messages.say(saidRefusal(reply, state));
@@ -117,6 +185,7 @@ export function createPlay({ state, bridge, view, messages, stats }) {
       return false;
     }
     state.deal = reply.number;
+    state.daily = daily;
     state.neighbours = { previous: reply.previous, next: reply.next };
     record(reply.game);
     grade(reply.number);
@@ -125,6 +194,7 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     const before = stats.deal(state.deal);
     const end = [-1, 1].find((by) => neighbour(by) === null);
     if (reply.notice) messages.say(() => fromPython(reply.notice, notice, state.faces));
+    else if (daily) messages.say(() => t("daily.opened", { date: daily }));
     else if (before) messages.say(() => t("stats.won-before", { count: before.fewest }));
     else if (end) messages.say(() => endOfDeals(end));
     else messages.say("");
@@ -165,17 +235,31 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     });
   }
 
-  /** Open what the URL names (a random deal when it names none). */
+  /**
+   * Open what the URL names: a deal, the daily deal of a date (`daily`, today's UTC date when
+   * empty), a random deal of a grade (`deal=random&grade=4`), else a random deal. Resolves
+   * once the deal is open (after the search for it, which does not hold the queue).
+   */
   function fromUrl(historyMode) {
-    return enqueue(async () => {
-      const { deal, moves } = readUrl();
+    let search = null;
+    const opened = enqueue(async () => {
+      const { deal, moves, daily, grade } = readUrl();
       if (deal.kind === "many") {
         messages.say(() =>
           t("link.many-deals", { min: String(rules.min_deal), max: String(rules.max_deal) }),
         );
         return;
       }
-      const linked = deal.kind === "one";
+      const anyDeal = deal.kind === "none" || deal.text.trim().toLowerCase() === "random";
+      if (anyDeal && daily !== null) {
+        search = find("daily", { date: daily || utcDate() }, "replace");
+        return;
+      }
+      if (anyDeal && grade !== null) {
+        search = find("random_deal", { grade, seed: randomSeed() }, "replace");
+        return;
+      }
+      const linked = !anyDeal;
       const text = linked ? deal.text : String(randomDeal());
       state.asked = text;
       const opened = await openGame(
@@ -185,6 +269,21 @@ export function createPlay({ state, bridge, view, messages, stats }) {
       );
       // A language chosen earlier stays in the URL of the entry gone back to.
       if (opened && state.languageChosen && !readUrl().language) writeUrl(state);
+      if (opened && linked && daily !== null) search = confirmDaily(daily || utcDate(), state.deal);
+    });
+    return opened.then(() => search);
+  }
+
+  /** Open a random deal: of Random's grade (the menu's, remembered) if one is chosen. */
+  function random() {
+    return enqueue(() => {
+      if (state.grade === null) {
+        const text = String(randomDeal());
+        state.asked = text;
+        return openGame({ text }, "push");
+      }
+      find("random_deal", { grade: String(state.grade), seed: randomSeed() }, "push");
+      return undefined;
     });
   }
 
@@ -212,7 +311,7 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     }
     messages.say("");
     if (url) writeUrl(state);
-    stats.moved(state.game, { assisted });
+    stats.moved(state.game, { assisted, daily: state.daily });
     const saying = reply.made?.map(said) ?? (announce ? [announce()] : []);
     if (saying.length) messages.announce(saying.join("; "));
     view.render(state, reply.steps, { glide: true });
@@ -349,7 +448,18 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     /** Pick up a card and those below it (a long press), whatever was picked up before. */
     pickUp: player((place, card) => enqueue(() => (state.game ? select({ place, card }) : null))),
     cancel: player(cancel),
-    random: player(() => open(String(randomDeal()))),
+    random: player(random),
+    /** Open today's daily deal (the page's clock's UTC date). */
+    daily: player(() =>
+      enqueue(() => {
+        find("daily", { date: utcDate() }, "push");
+      }),
+    ),
+    /** Choose Random's grade (remembered): one of the grades, or null for any. */
+    setGrade(grade) {
+      state.grade = rules.grades.find((known) => known === grade) ?? null;
+      local.write(GRADE_KEY, state.grade === null ? "any" : String(state.grade));
+    },
     /** A drag's move: exactly the cards dragged. Resolves true if it was played. */
     move: player((source, target, card) =>
       enqueue(() => act("play", { source, target, card, auto: state.auto, longest: false })),

@@ -1,6 +1,7 @@
 // The page's requests, answered by the worker's one freecell._web.Session (the protocol is
-// written at the top of worker.js): each op calls the Session method of its name, and a hint
-// or a check that needs a search thinks in slices between the other requests.
+// written at the top of worker.js): each op calls the Session method of its name, and a hint,
+// a check, a grade or the search for a deal (daily, random_deal) thinks in slices between the
+// other requests.
 
 // Each operation calls the Session method of its name, with its arguments as Python's types.
 const operations = {
@@ -27,6 +28,8 @@ const operations = {
   hint: (session) => session.hint(),
   check: (session) => session.check(),
   grade: (session) => session.grade(),
+  daily: (session, { date }) => session.daily(String(date)),
+  random_deal: (session, { grade, seed }) => session.random_deal(String(grade), String(seed)),
   undo_to_winnable: (session) => session.undo_to_winnable(),
   undo: (session) => session.undo(),
   redo: (session) => session.redo(),
@@ -46,19 +49,21 @@ function call(python, op, args) {
   }
 }
 
-// A hint or a check that needs a search is answered when the search ends (a check may need a
-// few, one after another). The search runs in slices of THINK_MS, each a task of its own, so
-// that the page's other requests are answered between two slices; one that changes the game
-// ends the search, and the waiting requests get {cancelled}.
+// A request that needs a search is answered when the search ends (a check may need a few, one
+// after another). The searches run in slices of THINK_MS, each a task of its own, so that the
+// page's other requests are answered between two slices; one that changes the game ends the
+// game's search, and the waiting requests get {cancelled}. The search for a deal (FINDING)
+// goes on while the game changes: a newer one, or a deal opened (new_game), ends it.
 const THINK_MS = 5;
-const SEARCHING = new Set(["hint", "check", "grade"]);
+const FINDING = new Set(["daily", "random_deal"]);
+const SEARCHING = new Set(["hint", "check", "grade", ...FINDING]);
 
 /**
  * The requests' answerer on a Session (a promise of it): answer({id, op, args}) posts the
  * reply ({type: "reply", id, reply}) once Python is ready and has answered.
  */
 export function createRequests(session) {
-  const waiting = []; // {id, op} of the requests waiting for the search
+  const waiting = []; // {id, op, args} of the requests waiting for a search
   const slices = new MessageChannel(); // a task at once, without setTimeout's 4 ms clamp
   let thinking = false;
 
@@ -74,15 +79,15 @@ export function createRequests(session) {
       return;
     }
     thinking = false;
-    for (const { id, op } of waiting.splice(0)) {
-      const reply = state === "done" ? call(python, op) : { ok: false, cancelled: true };
-      if (reply.pending) wait(id, op); // the next search, started by the call
+    for (const { id, op, args } of waiting.splice(0)) {
+      const reply = state === "done" ? call(python, op, args) : { ok: false, cancelled: true };
+      if (reply.pending) wait(id, op, args); // still searching, or the next search
       else postMessage({ type: "reply", id, reply });
     }
   }
 
-  function wait(id, op) {
-    waiting.push({ id, op });
+  function wait(id, op, args) {
+    waiting.push({ id, op, args });
     if (!thinking) {
       thinking = true;
       slices.port2.postMessage(null);
@@ -93,11 +98,21 @@ export function createRequests(session) {
     slices.port1.onmessage = () => think(python);
   });
 
+  /** End the waiting searches for a deal: Python drops its search as the next one starts. */
+  function endFinding() {
+    for (let index = waiting.length - 1; index >= 0; index -= 1) {
+      if (!FINDING.has(waiting[index].op)) continue;
+      const [{ id }] = waiting.splice(index, 1);
+      postMessage({ type: "reply", id, reply: { ok: false, cancelled: true } });
+    }
+  }
+
   return async function answer({ id, op, args }) {
     const python = await session;
+    if (FINDING.has(op) || op === "new_game") endFinding();
     const reply = call(python, op, args);
     if (SEARCHING.has(op) && reply.pending) {
-      wait(id, op);
+      wait(id, op, args);
       return;
     }
     postMessage({ type: "reply", id, reply });

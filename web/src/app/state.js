@@ -25,6 +25,8 @@ export function createState() {
     liveCheck: true, // the guard: whether the game is checked after every change
     solving: false, // whether Solve is playing the rest of the game
     difficulty: null, // the deal's grade, 1 to 5, once Python has graded it (null if unsolved)
+    daily: null, // the date (YYYY-MM-DD) while that date's daily deal is on the table
+    grade: null, // the grade Random opens, null for any
     seeking: null, // the move count the history slider asks for while Python is on its way
     language: "en",
     languageChosen: false, // chosen by a link, the menu or a stored choice: links keep it

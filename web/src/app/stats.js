@@ -4,12 +4,33 @@
 //
 // A game counts as played once its first move is made, and as won once. Leaving a game that is
 // not won for another deal breaks the streak (Back brings the game back, and a reload resumes
-// it: neither counts it twice).
+// it: neither counts it twice). The daily streak counts the consecutive UTC dates, up to today
+// (or yesterday, while today's is not won yet), whose daily deal was won (not by Solve).
 import { local } from "./storage.js";
 
 const KEY = "freecell.stats";
 const VERSION = 1;
 const LEFT = 50; // games left unfinished that Back may bring back, remembered
+const DAILY_KEPT = 400; // the latest dates whose daily deal was won, remembered
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The UTC date of a moment (now by default) as YYYY-MM-DD: the day of the daily deal. */
+export function utcDate(moment = new Date()) {
+  return moment.toISOString().slice(0, 10);
+}
+
+/** How many consecutive dates up to `today` (or the day before) are among `dates`. */
+function dailyStreak(dates, today) {
+  const won = new Set(dates);
+  const day = new Date(`${today}T00:00:00Z`);
+  if (!won.has(today)) day.setUTCDate(day.getUTCDate() - 1);
+  let streak = 0;
+  while (won.has(utcDate(day))) {
+    streak += 1;
+    day.setUTCDate(day.getUTCDate() - 1);
+  }
+  return streak;
+}
 
 function count(value) {
   return Number.isSafeInteger(value) && value >= 0 ? value : 0;
@@ -35,6 +56,9 @@ function read() {
         }
       : null;
   const left = Array.isArray(record.left) ? record.left.filter(Number.isSafeInteger) : [];
+  const daily = Array.isArray(record.daily)
+    ? record.daily.filter((date) => typeof date === "string" && DATE.test(date))
+    : [];
   const stats = {
     version: VERSION,
     played: count(record.played),
@@ -44,6 +68,7 @@ function read() {
     deals,
     current: current?.deal === null ? null : current,
     left: left.slice(-LEFT),
+    daily: daily.slice(-DAILY_KEPT),
   };
   stats.won = Math.min(stats.won, stats.played);
   stats.best = Math.max(stats.best, stats.streak);
@@ -70,10 +95,14 @@ export function createStats() {
   }
 
   return {
-    /** The figures: {played, won, rate, streak, best}, rate a fraction or null. */
-    figures() {
-      const { played, won, streak, best } = record();
-      return { played, won, streak, best, rate: played ? won / played : null };
+    /**
+     * The figures: {played, won, rate, streak, best, dailyStreak}, rate a fraction or null;
+     * the daily streak as of `today` (a UTC date, by default the page clock's).
+     */
+    figures(today = utcDate()) {
+      const { played, won, streak, best, daily } = record();
+      const rate = played ? won / played : null;
+      return { played, won, streak, best, rate, dailyStreak: dailyStreak(daily, today) };
     },
 
     /** What this deal's record says: {won, fewest}, or null if it was never won. */
@@ -108,8 +137,9 @@ export function createStats() {
     },
 
     /** The game changed: its first move makes it played; a win counts once, not an
-     * `assisted` one (Solve played it), which still ends the game. */
-    moved(game, { assisted = false } = {}) {
+     * `assisted` one (Solve played it), which still ends the game. A win of the daily deal
+     * of `daily` (a date) counts for that date's daily streak. */
+    moved(game, { assisted = false, daily = null } = {}) {
       if (game.move_count === 0) return;
       change((s) => {
         const starting = !s.current || s.current.deal !== game.deal;
@@ -129,6 +159,9 @@ export function createStats() {
           const key = String(game.deal);
           const before = s.deals[key]?.fewest || Infinity;
           s.deals[key] = { won: true, fewest: Math.min(before, game.move_count) };
+          if (daily && !s.daily.includes(daily)) {
+            s.daily = [...s.daily, daily].sort().slice(-DAILY_KEPT);
+          }
         }
         return true;
       });
@@ -136,7 +169,16 @@ export function createStats() {
 
     /** Forget everything. */
     reset() {
-      const cleared = { played: 0, won: 0, streak: 0, best: 0, deals: {}, current: null, left: [] };
+      const cleared = {
+        played: 0,
+        won: 0,
+        streak: 0,
+        best: 0,
+        deals: {},
+        current: null,
+        left: [],
+        daily: [],
+      };
       stats = { ...record(), ...cleared };
       write(stats);
     },

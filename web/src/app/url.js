@@ -1,12 +1,15 @@
 // The game lives in the URL: ?deal=617&moves=5a,5b,2h,36v3&lang=pt (every move made, automatic
-// ones included, in fc-solve's standard notation; the language when one was chosen). The page
+// ones included, in fc-solve's standard notation; the language when one was chosen), with
+// &daily=2026-11-30 after the deal while it is that date's daily deal (Python confirmed it).
+// Links may ask: ?daily (today's daily deal, UTC), ?daily=DATE, ?deal=random&grade=4. The page
 // only reads text from it and hands that to Python; nothing from the URL is inserted as HTML.
 import { MOVE } from "./state.js";
 
 /**
- * What the URL asks for: {deal, moves, language}, where deal is {kind: "none"},
- * {kind: "one", text} or {kind: "many"}, moves the comma-joined `moves` values and language
- * the `lang` value or null.
+ * What the URL asks for: {deal, moves, language, daily, grade}, where deal is {kind: "none"},
+ * {kind: "one", text} or {kind: "many"}, moves the comma-joined `moves` values, language
+ * the `lang` value or null, daily the `daily` value ("" for today) or null, and grade the
+ * `grade` value or null.
  */
 export function readUrl(search = location.search) {
   const params = new URLSearchParams(search);
@@ -14,12 +17,19 @@ export function readUrl(search = location.search) {
   let deal = { kind: "none" };
   if (deals.length === 1) deal = { kind: "one", text: deals[0] };
   else if (deals.length > 1) deal = { kind: "many" };
-  return { deal, moves: params.getAll("moves").join(","), language: params.get("lang") };
+  return {
+    deal,
+    moves: params.getAll("moves").join(","),
+    language: params.get("lang"),
+    daily: params.get("daily"),
+    grade: params.get("grade"),
+  };
 }
 
 /**
- * Point the URL at what the state shows: the deal and its moves, then the language if one was
- * chosen, then any other parameters as they were. `replace` replaces the history entry instead
+ * Point the URL at what the state shows: the deal, its daily date if it is a daily deal, and
+ * its moves, then the language if one was chosen, then any other parameters as they were (a
+ * link's `grade` is gone once a deal is shown). `replace` replaces the history entry instead
  * of adding one. Before a deal is shown, the URL's own deal and moves stay as they are. The
  * moves go in as they are (their characters need no escaping), so commas stay commas.
  */
@@ -34,11 +44,13 @@ export function writeUrl(state, { replace = true } = {}) {
     }
   } else {
     parts.push(`deal=${encodeURIComponent(String(state.deal))}`);
+    if (state.daily) parts.push(`daily=${encodeURIComponent(state.daily)}`);
     const moves = (state.game?.moves ?? []).filter((move) => MOVE.test(move));
     if (moves.length) parts.push(`moves=${moves.join(",")}`);
   }
   if (state.languageChosen) parts.push(`lang=${encodeURIComponent(state.language)}`);
-  for (const name of ["deal", "moves", "lang"]) params.delete(name);
+  const shown = state.deal === null ? [] : ["daily", "grade"];
+  for (const name of ["deal", "moves", "lang", ...shown]) params.delete(name);
   const rest = params.toString();
   url.search = [...parts, ...(rest ? [rest] : [])].join("&");
   if (url.href === location.href) return;

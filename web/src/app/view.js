@@ -85,8 +85,21 @@ export function createView(dom) {
     dom.lost.hidden = !state.lost?.move || state.game.won;
   }
 
+  // The daily deal's date (#board[data-daily]), beside the grade; Random's grades named.
+  function renderDaily(state) {
+    if (state.daily) dom.board.dataset.daily = state.daily;
+    else delete dom.board.dataset.daily;
+    dom.daily.hidden = !state.daily;
+    if (state.daily) dom.daily.textContent = t("daily.tag", { date: state.daily });
+    for (const option of dom.randomGrade.options) {
+      const label = option.value ? t("grade.option", { grade: formatNumber(Number(option.value)) }) : null;
+      if (label && option.textContent !== label) option.textContent = label;
+    }
+  }
+
   // The deal's grade: #board[data-difficulty] and its label, once Python has graded it.
   function renderDifficulty(state) {
+    renderDaily(state);
     const grade = state.difficulty;
     dom.difficulty.hidden = grade === null;
     if (grade === null) {

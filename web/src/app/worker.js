@@ -33,6 +33,12 @@
 //                                        which move lost it; answered as hint is
 //     grade                              the deal's difficulty, 1 to 5 (null if unsolved): answered
 //                                        as hint is
+//     daily {date}                       the daily deal of a UTC date (YYYY-MM-DD): {number, date,
+//                                        difficulty}, answered when its search ends; the search
+//                                        goes on while the game changes, and a newer daily or
+//                                        random_deal, or a new_game, ends it ({cancelled})
+//     random_deal {grade, seed}          a deal of that grade, the first of the seed's
+//                                        candidates (freecell.find_deal): answered as daily is
 //     undo_to_winnable                   back to the last position known to be winnable
 //     targets {source}                   where a selection could go
 // worker -> page: {type: "status", stage: "downloading" | "starting"}
