@@ -44,7 +44,7 @@ from pysol_cards.deal_game import Game as PysolGame  # type: ignore[import-untyp
 from pysol_cards.random import RandomBase  # type: ignore[import-untyped]
 
 import freecell
-from freecell import Game, Position, deal, parse_position
+from freecell import Game, Position, deal, parse_position, solve
 from freecell._cli import analyze, dataset
 from freecell._cli.analyze import TEST_HOOK, analyze_main
 from freecell._cli.guard import quoted
@@ -128,13 +128,16 @@ def check_dataset(folder: Path, deals: list[int]) -> Any:
     assert table.num_rows == pc.count_distinct(table["deal"]).as_py() == len(deals)
     assert table["deal"].to_pylist() == sorted(deals)
     assert leftovers(folder) == []
+    cells = set()
     for path in folder.glob("deals-*.parquet"):
         record = metadata(path)
+        cells.add(record["cells"])
         held = pq.read_table(path, columns=["deal"])["deal"].to_pylist()
         intervals = dataset.parse_intervals(record["deals"])
         assert held == [n for a, b in intervals for n in range(a, b + 1)]
         assert path.name == dataset.chunk_name(dataset.parse_intervals(record["chunk"])[0])
         assert record["version"] == freecell.__version__
+    (cells,) = cells  # one game per folder
     for row in table.to_pylist():
         if row["result"] == "solved":
             moves = row["solution"].split()
@@ -146,7 +149,7 @@ def check_dataset(folder: Path, deals: list[int]) -> Any:
             for move in moves:
                 game.push(move)
             assert game.is_won(), row["deal"]
-            assert row["difficulty"] in range(1, 6)
+            assert row["difficulty"] in (range(1, 6) if cells == 4 else [None])
         else:
             assert row["moves"] is row["solution"] is row["difficulty"] is None
         if row["result"] == "impossible":
@@ -312,6 +315,7 @@ class TestEmbeddedCluster:
             "max_states": 20000,
             "timeout": None,
             "chunk_size": 8,
+            "cells": 4,
             "chunk": "25..32",
             "deals": "25..30",
         }
@@ -435,6 +439,19 @@ class TestExistingCluster:
             f"no unknown deal left to retry in {quoted(str(folder))}\n",
         )
 
+    def test_fewer_cells(self, tmp_path: Path, cluster: str) -> None:
+        """--cells K solves the game with K free cells, as solve(cells=K); no grade; stamped."""
+        folder = tmp_path / "out"
+        status, _, _ = run("1..8", "--cells", "3", "--out", str(folder), "--scheduler", cluster)
+        assert status == 0
+        table = check_dataset(folder, list(range(1, 9)))
+        expected = [solve(number, cells=3) for number in range(1, 9)]
+        assert table["result"].cast(pa.string()).to_pylist() == [s.result for s in expected]
+        assert table["states"].to_pylist() == [s.states for s in expected]
+        assert set(table["difficulty"].to_pylist()) == {None}
+        assert {metadata(path)["cells"] for path in folder.glob("*.parquet")} == {3}
+        assert "--cells 3" in dataset.summary(folder)[0]
+
 
 class TestFolder:
     """The files are the record: resuming, merging, and what the command refuses."""
@@ -492,6 +509,7 @@ class TestFolder:
             (["--max-states", "999"], "was analysed with --max-states 20000, not 999: use that"),
             ([*BUDGET, "--chunk", "10"], "holds chunks of 8 deals: leave out --chunk"),
             (["--retry-unknown", "--max-states", "999"], "--retry-unknown needs at least that"),
+            ([*BUDGET, "--cells", "3"], "was analysed with --cells 4, not 3: use that"),
         ],
     )
     def test_another_budget_or_chunk_is_refused(
@@ -505,6 +523,17 @@ class TestFolder:
         assert message in err
         assert len(err.splitlines()) == 1
         assert files_of(done) == before
+
+    def test_files_from_before_cells_are_of_the_ordinary_game(self, done: Path) -> None:
+        """A file whose metadata names no cells (written before --cells) counts as 4 cells."""
+        path = done / "deals--2..-1.parquet"
+        table = pq.read_table(path)
+        record = metadata(path)
+        del record["cells"]
+        schema = table.schema.with_metadata({b"freecell.analyze": json.dumps(record).encode()})
+        pq.write_table(table.cast(schema), path)
+        assert dataset.read_chunk_file(path, (-2, -1)).stamp.cells == 4
+        assert run("1..30", *BUDGET, "--out", str(done))[0] == 0
 
     def test_another_version_is_refused(self, done: Path) -> None:
         """A folder written by another version of the package is refused."""
@@ -568,6 +597,7 @@ class TestBadInput:
             (["--out", "x"], "name at least one deal or range"),
             (["1..10"], "say where the dataset goes: --out DIR"),
             (["1", "--out", "x", "--chunk", "0"], "write a whole number of at least 1, not '0'"),
+            (["1", "--out", "x", "--cells", "5"], "free cells from 0 to 4, not '5'"),
             (["1", "--out", "x", "--workers", "2", "--scheduler", "tcp://h:1"], "--workers"),
             (["1", "--summary", "x"], "--summary DIR reads a dataset"),
             (["1", "--retry-unknown", "--out", "x"], "name no deals"),

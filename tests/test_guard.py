@@ -13,12 +13,23 @@ import re
 import subprocess
 import sys
 import time
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from freecell import DIFFICULTY_GRADES, FREECELLS, Game, card_unicode
-from helpers import WEB, PageFactory, blur, boot, js_object, menu, open_in_place
+from helpers import (
+    PHONE_OPTIONS,
+    WEB,
+    PageFactory,
+    blur,
+    boot,
+    js_object,
+    menu,
+    open_in_place,
+    screenshot_path,
+)
 from test_web_api import LOSING_MOVES
 
 pytestmark = pytest.mark.browser
@@ -188,3 +199,38 @@ class TestGrade:
         expect(board).to_have_attribute("data-solvable", "no", timeout=30_000)
         expect(board).not_to_have_attribute("data-difficulty", re.compile("."))
         expect(table.locator("#difficulty")).to_be_hidden()
+
+
+class TestScreenshots:
+    @pytest.mark.parametrize(
+        ("device", "options"),
+        [
+            ("desktop", {}),
+            ("phone", PHONE_OPTIONS),
+            ("phone-sideways", {**PHONE_OPTIONS, "viewport": {"width": 740, "height": 360}}),
+        ],
+    )  # fmt: skip
+    def test_the_verdict_and_the_way_back_fit(
+        self,
+        pages: PageFactory,
+        site_url: str,
+        request: pytest.FixtureRequest,
+        device: str,
+        options: dict[str, Any],
+    ) -> None:
+        """A lost game: the indicator, the message and the button are on screen, light and dark."""
+        page = pages(**options, reduced_motion="reduce")
+        boot(page, f"{site_url}?deal=617&moves=5a,5b,5c,5d")
+        expect(page.locator("#guard")).to_have_attribute("data-verdict", "no")
+        expect(page.locator("#board")).to_have_attribute("data-difficulty", re.compile("[1-5]"))
+        viewport = page.viewport_size or {"width": 1280, "height": 720}
+        for selector in ("#guard", "#message", "[data-action=undo-to-winnable]", "#difficulty"):
+            box = page.locator(selector).bounding_box()
+            assert box is not None, selector
+            assert box["x"] >= 0, selector
+            assert box["y"] >= 0, selector
+            assert box["x"] + box["width"] <= viewport["width"], selector
+            assert box["y"] + box["height"] <= viewport["height"], selector
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            page.screenshot(path=screenshot_path(request.config, f"guard/lost-{device}-{scheme}"))

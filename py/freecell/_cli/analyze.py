@@ -41,6 +41,7 @@ from freecell._cli.options import (
     Parser,
     UsageError,
     add_budget_arguments,
+    add_cells_argument,
     positive_int,
 )
 from freecell._deal import (
@@ -52,6 +53,7 @@ from freecell._deal import (
     parse_deal_spec,
 )
 from freecell._difficulty import difficulty
+from freecell._notation import FREECELLS
 from freecell._solver import Solver
 
 if TYPE_CHECKING:
@@ -201,11 +203,13 @@ def _kill_at() -> int | None:
 
 
 def solve_chunk(
-    parts: Sequence[Interval], max_states: int, timeout: float | None
+    parts: Sequence[Interval], max_states: int, timeout: float | None, cells: int = 4
 ) -> tuple[str, Columns]:
     """Solve the deals of some intervals; return this package's version and the rows as lists.
 
-    Runs in a worker of the cluster, which needs only this package installed.
+    Runs in a worker of the cluster, which needs only this package installed. ``cells`` is the
+    game's number of free cells; with fewer than 4 the rows have no difficulty (the grade is
+    the ordinary game's).
 
     >>> version, rows = solve_chunk([(617, 618)], 100_000, None)
     >>> rows["deal"], rows["result"], rows["moves"][0] == len(rows["solution"][0].split())
@@ -218,7 +222,7 @@ def solve_chunk(
     for dealt in deals(chain.from_iterable(range(a, b + 1) for a, b in parts)):
         if dealt.number == kill_at:
             os.kill(os.getpid(), signal.SIGKILL)
-        solution = Solver(dealt, max_states=max_states, max_seconds=timeout).run()
+        solution = Solver(dealt, max_states=max_states, max_seconds=timeout, cells=cells).run()
         solved = solution.result == "solved"
         rows["deal"].append(dealt.number)
         rows["result"].append(solution.result)
@@ -226,7 +230,7 @@ def solve_chunk(
         rows["solution"].append(str(solution) if solved else None)
         rows["states"].append(solution.states)
         rows["seconds"].append(solution.seconds)
-        rows["difficulty"].append(difficulty(solution))
+        rows["difficulty"].append(difficulty(solution) if cells == len(FREECELLS) else None)
     return __version__, rows
 
 
@@ -291,6 +295,7 @@ def _parser() -> Parser:
     add_budget_arguments(
         parser, "seconds a search may take, per deal: a safety valve (default: no limit)"
     )
+    add_cells_argument(parser)
     parser.add_argument(
         "--retry-unknown",
         action="store_true",
@@ -424,6 +429,12 @@ def _policy(files: dict[Interval, ChunkFile], args: Any, text: str) -> int:
                 f"{args.max_states}: use that budget, --retry-unknown, or another folder"
             )
             raise _RefusedError(msg)
+        if stamp.cells != args.cells:
+            msg = (
+                f"{quoted(text)} was analysed with --cells {stamp.cells}, not {args.cells}: "
+                "use that, or another folder"
+            )
+            raise _RefusedError(msg)
         if args.retry_unknown and stamp.max_states > args.max_states:
             msg = (
                 f"{quoted(text)} was analysed with --max-states {stamp.max_states}: "
@@ -456,7 +467,7 @@ def _plan(folder: Path, args: Any, request: list[Interval]) -> _Plan:
     except FolderError as error:
         raise _RefusedError(str(error)) from None
     size = _policy(files, args, args.out)
-    stamp = Stamp(__version__, args.max_states, args.timeout, size)
+    stamp = Stamp(__version__, args.max_states, args.timeout, size, args.cells)
     if args.retry_unknown:
         return _retry_plan(files, stamp, args.out)
     done = sum(count(subtract(request, subtract(request, f.deals))) for f in files.values())
@@ -631,7 +642,13 @@ class _Driver:
         stamp = self.plan.stamp
         key = f"analyze-{parts[0][0]}..{parts[-1][1]}-{uuid.uuid4().hex[:12]}"
         future = self.client.submit(
-            solve_chunk, parts, stamp.max_states, stamp.timeout, key=key, retries=1
+            solve_chunk,
+            parts,
+            stamp.max_states,
+            stamp.timeout,
+            stamp.cells,
+            key=key,
+            retries=1,
         )
         self.running[future] = (chunk, parts)
         done.add(future)

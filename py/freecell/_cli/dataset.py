@@ -28,6 +28,7 @@ import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from freecell._cli.guard import quoted
 from freecell._difficulty import DIFFICULTY_GRADES
+from freecell._notation import FREECELLS
 
 Interval = tuple[int, int]
 """Deals ``first`` to ``last``, both included."""
@@ -105,6 +106,7 @@ class Stamp:
     max_states: int
     timeout: float | None
     chunk_size: int
+    cells: int = len(FREECELLS)  # files from before --cells existed: all the ordinary game
 
     def metadata(self, chunk: Interval, deals: Iterable[Interval]) -> dict[bytes, bytes]:
         """Return a file's metadata: this stamp, its chunk and the deals it holds."""
@@ -113,6 +115,7 @@ class Stamp:
             "max_states": self.max_states,
             "timeout": self.timeout,
             "chunk_size": self.chunk_size,
+            "cells": self.cells,
             "chunk": format_intervals([chunk]),
             "deals": format_intervals(deals),
         }
@@ -139,6 +142,7 @@ def read_chunk_file(path: Path, chunk: Interval) -> ChunkFile:
             int(record["max_states"]),
             None if record["timeout"] is None else float(record["timeout"]),
             int(record["chunk_size"]),
+            int(record.get("cells", len(FREECELLS))),
         )
         deals = parse_intervals(record["deals"])
     except (OSError, KeyError, ValueError, TypeError, pa.ArrowException) as error:
@@ -277,6 +281,7 @@ def summary(folder: Path) -> list[str]:
     runs = "; ".join(
         f"freecell {s.version}, --max-states {s.max_states}"
         + ("" if s.timeout is None else f", --timeout {s.timeout:g}")
+        + ("" if s.cells == len(FREECELLS) else f", --cells {s.cells}")
         for s in stamps
     )
     lines = [

@@ -195,6 +195,38 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(_one_line((message or f"exit status {status}").strip()))
 
 
+def cells_count(text: str) -> int:
+    """Read ``--cells``: a number of free cells from 0 to 4 (an argparse ``type``).
+
+    >>> cells_count("3")
+    3
+    >>> cells_count("5")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: write a number of free cells from 0 to 4, not '5'
+    """
+    from freecell._notation import FREECELLS  # noqa: PLC0415 - only solving commands need it
+
+    if text not in {str(count) for count in range(len(FREECELLS) + 1)}:
+        msg = f"write a number of free cells from 0 to {len(FREECELLS)}, not {quoted(text)}"
+        raise argparse.ArgumentTypeError(msg)
+    return int(text)
+
+
+def add_cells_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--cells K``: the free cells of the game searched (4 unless fewer are asked for)."""
+    from freecell._notation import FREECELLS  # noqa: PLC0415 - only solving commands need it
+
+    parser.add_argument(
+        "--cells",
+        type=cells_count,
+        default=len(FREECELLS),
+        metavar="K",
+        help=f"free cells the game has, 0 to {len(FREECELLS)}: fewer make it harder, and a deal "
+        f"impossible with them is `impossible` (default {len(FREECELLS)})",
+    )
+
+
 def add_budget_arguments(parser: argparse.ArgumentParser, timeout_help: str) -> None:
     """Add a search's budget per deal: ``--max-states``, and ``--timeout`` with ``timeout_help``."""
     from freecell._solver import DEFAULT_MAX_STATES  # noqa: PLC0415 - only solving commands need it

@@ -35,6 +35,7 @@ from freecell._cli.options import (
     Parser,
     UsageError,
     add_budget_arguments,
+    add_cells_argument,
     positive_int,
 )
 from freecell._deal import VALID_DEALS_TEXT, DealNumberError, deal, parse_deal_spec
@@ -49,13 +50,6 @@ _FORMATS: Final = ("text", "json")
 _STDIN: Final = "-"
 _AHEAD: Final = 8  # deals handed out ahead of the one printed next, per process
 _WATCH_SECONDS: Final = 0.5  # how often a worker checks that its parent is alive
-
-
-def _cells(text: str) -> int:
-    if text not in {str(count) for count in range(len(FREECELLS) + 1)}:
-        msg = f"write a number of free cells from 0 to {len(FREECELLS)}, not {quoted(text)}"
-        raise argparse.ArgumentTypeError(msg)
-    return int(text)
 
 
 def _format(text: str) -> str:
@@ -93,14 +87,7 @@ def _parser() -> Parser:
         "line with deal, result, moves, states, seconds, cells and difficulty",
     )
     add_budget_arguments(parser, "seconds a search may take, per deal (default: no limit)")
-    parser.add_argument(
-        "--cells",
-        type=_cells,
-        default=len(FREECELLS),
-        metavar="K",
-        help=f"free cells the game has, 0 to {len(FREECELLS)}: fewer make it harder, and a deal "
-        f"impossible with them says `impossible` (default {len(FREECELLS)})",
-    )
+    add_cells_argument(parser)
     parser.add_argument(
         "-j",
         "--jobs",

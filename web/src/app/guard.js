@@ -54,7 +54,9 @@ export function createGuard({ state, view, messages, call }) {
     local.write(KEY, on ? "on" : "off"); // storage may be off: it lasts as long as the page
     if (on) changed();
     else {
+      // No spoilers: what the guard said goes too (a hint's answer comes back with a hint).
       state.checking = false;
+      state.solvable = null;
       state.lost = null;
     }
     view.render(state);
