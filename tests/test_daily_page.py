@@ -20,7 +20,7 @@ from helpers import BOOT_MS, OPEN_IN_PLACE_JS, ContextFactory, blur, boot, menu,
 
 pytestmark = pytest.mark.browser
 
-MONDAY, TUESDAY, SUNDAY = "2026-11-30", "2026-12-01", "2026-12-06"
+MONDAY, TUESDAY, WEDNESDAY, SUNDAY = "2026-11-30", "2026-12-01", "2026-12-02", "2026-12-06"
 
 
 def cli_daily(*dates: str) -> dict[str, tuple[int, int]]:
@@ -109,10 +109,17 @@ class TestDaily:
     def test_the_daily_streak_counts_consecutive_days(
         self, contexts: list[BrowserContext], site_url: str
     ) -> None:
-        """Winning Monday's and Tuesday's daily deals makes a streak of 2; a day missed ends it."""
+        """Winning Monday's and Tuesday's daily deals makes a streak of 2; a day missed ends it.
+
+        A daily deal counts on its own date only: Wednesday's, won on Tuesday, adds nothing.
+        """
         page = contexts[0].new_page()
-        for day, streak in ((MONDAY, 1), (TUESDAY, 2)):
-            at(page, f"{day}T08:00:00Z")
+        for day, streak, clock in (
+            (MONDAY, 1, MONDAY),
+            (TUESDAY, 2, TUESDAY),
+            (WEDNESDAY, 2, TUESDAY),
+        ):
+            at(page, f"{clock}T08:00:00Z")
             number, _ = cli_daily(day)[day]
             moves = [str(move) for move in solve(number).moves]
             boot(page, f"{site_url}?deal={number}&daily={day}&moves={','.join(moves[:-1])}")
@@ -123,6 +130,11 @@ class TestDaily:
             expect(page.locator("html")).to_have_attribute("data-won", "true")
             page.keyboard.press("i")
             expect(page.locator("[data-stat=daily-streak]")).to_have_text(str(streak))
+        at(page, f"{WEDNESDAY}T08:00:00Z")
+        page.reload()
+        expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+        page.keyboard.press("i")
+        expect(page.locator("[data-stat=daily-streak]")).to_have_text("2")  # up to yesterday
         at(page, "2026-12-03T08:00:00Z")
         page.reload()
         expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)

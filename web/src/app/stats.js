@@ -5,7 +5,8 @@
 // A game counts as played once its first move is made, and as won once. Leaving a game that is
 // not won for another deal breaks the streak (Back brings the game back, and a reload resumes
 // it: neither counts it twice). The daily streak counts the consecutive UTC dates, up to today
-// (or yesterday, while today's is not won yet), whose daily deal was won (not by Solve).
+// (or yesterday, while today's is not won yet), whose daily deal was won on that date (not by
+// Solve).
 import { local } from "./storage.js";
 
 const KEY = "freecell.stats";
@@ -138,7 +139,7 @@ export function createStats() {
 
     /** The game changed: its first move makes it played; a win counts once, not an
      * `assisted` one (Solve played it), which still ends the game. A win of the daily deal
-     * of `daily` (a date) counts for that date's daily streak. */
+     * of `daily` (a date) on that date (UTC) counts for the daily streak. */
     moved(game, { assisted = false, daily = null } = {}) {
       if (game.move_count === 0) return;
       change((s) => {
@@ -159,7 +160,8 @@ export function createStats() {
           const key = String(game.deal);
           const before = s.deals[key]?.fewest || Infinity;
           s.deals[key] = { won: true, fewest: Math.min(before, game.move_count) };
-          if (daily && !s.daily.includes(daily)) {
+          // Won on its own day (UTC): an old daily deal, or a later one, is a deal like any other.
+          if (daily && daily === utcDate() && !s.daily.includes(daily)) {
             s.daily = [...s.daily, daily].sort().slice(-DAILY_KEPT);
           }
         }
