@@ -439,6 +439,25 @@ class TestExistingCluster:
             f"no unknown deal left to retry in {quoted(str(folder))}\n",
         )
 
+    def test_retry_unknown_past_files_with_none(
+        self, tmp_path: Path, cluster: str, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Files with no unknown deal (only stamped anew) never end the retry early.
+
+        With a window of one task, the first file (deals 5 and 6, solved at 450 states) runs
+        nothing: the retry must go on to the others (7, 9, 10, 11 and 12 are unknown at 450).
+        """
+        folder = tmp_path / "out"
+        args = ["--out", str(folder), "--scheduler", cluster]
+        assert run("5..12", "--chunk", "2", "--max-states", "450", *args)[0] == 0
+        unknown = pc.equal(rows(folder)["result"].cast(pa.string()), "unknown")
+        assert pc.sum(unknown).as_py() == 5
+        monkeypatch.setattr(analyze, "_MIN_WINDOW", 1)
+        monkeypatch.setattr(analyze, "_WINDOW_PER_THREAD", 0)
+        assert run("--retry-unknown", *BUDGET, *args)[0] == 0
+        assert "unknown" not in check_dataset(folder, list(range(5, 13)))["result"].to_pylist()
+        assert {metadata(p)["max_states"] for p in folder.glob("*.parquet")} == {20000}
+
     def test_fewer_cells(self, tmp_path: Path, cluster: str) -> None:
         """--cells K solves the game with K free cells, as solve(cells=K); no grade; stamped."""
         folder = tmp_path / "out"

@@ -621,13 +621,20 @@ class _Driver:
         threads = sum(self.client.nthreads().values())
         window = max(_MIN_WINDOW, _WINDOW_PER_THREAD * threads)
         done = as_completed(loop=self.client.loop)
-        jobs = self.plan.jobs
-        for job in islice(jobs, window):
-            self._start(job, done)
+        self._fill(window, done)
         for future in done:
             self._finish(future, done)
-            if len(self.running) < window and (following := next(jobs, None)) is not None:
-                self._start(following, done)
+            self._fill(window, done)
+
+    def _fill(self, window: int, done: Any) -> None:
+        """Start jobs until ``window`` tasks run on the cluster, or no job is left.
+
+        A job that only stamps its file anew (--retry-unknown, a file with no unknown deal) is
+        done at once and runs nothing, so it does not count: without this, a run of such jobs
+        emptied the window and ended the run with jobs left.
+        """
+        while len(self.running) < window and (job := next(self.plan.jobs, None)) is not None:
+            self._start(job, done)
 
     def _start(self, job: _Job, done: Any) -> None:
         chunk = _Chunk(job, 1)
