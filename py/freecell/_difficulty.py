@@ -8,10 +8,11 @@ only lets harder deals finish). It measures the solver's effort, not a person's.
 
 The grade cuts that count into five bands, 1 (easiest) to 5 (hardest), at
 :data:`DIFFICULTY_THRESHOLDS`. A deal that is not solved (impossible, or beyond the budget) has
-no grade. The thresholds are *provisional*: the 40th, 70th, 90th and 98th percentiles (nearest
-rank) of the counts of the 31,999 solved deals among 1..32000 (``freecell analyze 1..32000``,
-2026-11-27); they will be set again from the analysis of 1..1,000,000 (docs/analyze.md). A
-grade belongs to this solver: a change to its search changes the counts, and so the thresholds.
+no grade. The thresholds are the 40th, 70th, 90th and 98th percentiles (nearest rank) of the
+counts of the 999,992 solved deals among 1..1,000,000 (``freecell analyze 1..1000000``,
+2026-11-27; docs/analyze.md), so the grades hold 40, 30, 20, 8 and 2 % of those deals (the
+provisional ones from 1..32000 were 472, 637, 1303, 10667). A grade belongs to this solver: a
+change to its search changes the counts, and so the thresholds.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Final
 
 from freecell._solver import Solution
 
-DIFFICULTY_THRESHOLDS: Final = (472, 637, 1303, 10667)
+DIFFICULTY_THRESHOLDS: Final = (471, 637, 1315, 10935)
 """The most states of grades 1 to 4; a solution that took more is grade 5."""
 
 DIFFICULTY_GRADES: Final = range(1, len(DIFFICULTY_THRESHOLDS) + 2)
@@ -34,7 +35,7 @@ def difficulty(solution: Solution) -> int | None:
     >>> from freecell import solve
     >>> difficulty(solve(1)), difficulty(solve(11982, max_states=100))
     (4, None)
-    >>> [difficulty(Solution("solved", states=n)) for n in (1, 472, 473, 10667, 10668)]
+    >>> [difficulty(Solution("solved", states=n)) for n in (1, 471, 472, 10935, 10936)]
     [1, 1, 2, 4, 5]
     """
     if solution.result != "solved":
