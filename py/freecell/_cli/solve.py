@@ -166,12 +166,13 @@ def _results(tasks: Iterator[_Task], jobs: int) -> Iterator[tuple[_Task, Solutio
     try:
         pending: deque[tuple[_Task, Future[Solution]]] = deque()
         while True:
-            while len(pending) < jobs * _AHEAD and (queued := next(tasks, None)) is not None:
-                pending.append((queued, executor.submit(_solve, queued)))
-            if not pending:
-                return
-            task, future = pending.popleft()
+            # A killed worker breaks the pool: the next submit raises, as the next result does.
             try:
+                while len(pending) < jobs * _AHEAD and (queued := next(tasks, None)) is not None:
+                    pending.append((queued, executor.submit(_solve, queued)))
+                if not pending:
+                    return
+                task, future = pending.popleft()
                 solution = future.result()
             except BrokenProcessPool:
                 raise WorkerDiedError from None
