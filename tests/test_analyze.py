@@ -469,7 +469,9 @@ class TestExistingCluster:
         assert table["states"].to_pylist() == [s.states for s in expected]
         assert set(table["difficulty"].to_pylist()) == {None}
         assert {metadata(path)["cells"] for path in folder.glob("*.parquet")} == {3}
-        assert "--cells 3" in dataset.summary(folder)[0]
+        lines = dataset.summary(folder)
+        assert "--cells 3" in lines[0]
+        assert not [line for line in lines if line.startswith("difficulty")]  # no grades
 
 
 class TestFolder:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import re
 import signal
 import tempfile
 import uuid
@@ -265,6 +266,7 @@ numbers are {VALID_DEALS_TEXT}.
   freecell analyze 1..1000000 --out runs/1m --scheduler tcp://HOST:8786
   freecell analyze --retry-unknown --max-states 5000000 --out runs/1m
   freecell analyze --summary runs/1m
+  freecell analyze 1..32000 --min-cells runs/4 runs/3 runs/2 runs/1 runs/0
 
 Exit status: 0 done (a deal may be unknown or an error: see --summary), 1 when
 the cluster failed, 2 for a bad command line or folder, 130 on Ctrl-C. See
@@ -304,24 +306,50 @@ def _parser() -> Parser:
     parser.add_argument(
         "--summary", metavar="DIR", help="print what the dataset in DIR holds, and exit"
     )
+    parser.add_argument(
+        "--min-cells",
+        nargs="+",
+        metavar="DIR",
+        help="print the fewest free cells of the deals in these datasets (one for each --cells "
+        "they were analysed with) as the site's table (of one range, if named), and exit",
+    )
     parser.add_argument("deals", nargs="*", metavar="DEAL", help="a deal number or a range")
     return parser
 
 
+_DEALS_LIKE: Final = re.compile(r"-?[0-9]+(\.\.-?[0-9]*)?")
+
+
+def _check_reading(args: Any) -> None:
+    """Check a command line that reads datasets (--summary, --min-cells). Raises UsageError."""
+    if args.summary is not None and args.min_cells is not None:
+        msg = "--summary or --min-cells: one at a time"
+        raise UsageError(msg)
+    if args.summary is not None and args.deals:
+        msg = "--summary DIR reads a dataset: name no deals"
+        raise UsageError(msg)
+    if args.out is not None or args.retry_unknown:
+        msg = "--summary and --min-cells read datasets: name no --out, no --retry-unknown"
+        raise UsageError(msg)
+    for folder in args.min_cells or []:
+        if not Path(folder).exists() and _DEALS_LIKE.fullmatch(folder):
+            msg = f"{quoted(folder)} is no folder: name the deals before --min-cells"
+            raise UsageError(msg)
+
+
 def _request(args: Any) -> list[Interval]:
     """Check the command line as a whole; return the deals asked for. Raises UsageError."""
-    if args.summary is not None:
-        if args.deals or args.out is not None or args.retry_unknown:
-            msg = "--summary DIR reads a dataset: name no deals, no --out, no --retry-unknown"
-            raise UsageError(msg)
-        return []
-    if args.scheduler is not None and args.workers is not None:
+    if args.summary is not None or args.min_cells is not None:
+        _check_reading(args)
+        if args.min_cells is None or not args.deals:
+            return []
+    elif args.scheduler is not None and args.workers is not None:
         msg = "--workers sets the embedded cluster's size; a --scheduler's cluster has its own"
         raise UsageError(msg)
-    if args.out is None:
+    elif args.out is None:
         msg = "say where the dataset goes: --out DIR"
         raise UsageError(msg)
-    if args.retry_unknown:
+    elif args.retry_unknown:
         if args.deals:
             msg = "--retry-unknown solves again the unknown deals of --out: name no deals"
             raise UsageError(msg)
@@ -782,11 +810,13 @@ def analyze_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: Tex
             f"{_PROG}: needs the analyze extra ({missing} is missing): pip install {_PACKAGE}\n"
         )
         return EXIT_BAD_INPUT
-    from freecell._cli.dataset import FolderError, summary  # noqa: PLC0415 - needs the extra
+    from freecell._cli.dataset import FolderError, min_cells, summary  # noqa: PLC0415 - needs the extra
 
     try:
         if args.summary is not None:
             stdout.writelines(f"{line}\n" for line in summary(Path(args.summary)))
+        elif args.min_cells is not None:
+            stdout.write(min_cells([Path(folder) for folder in args.min_cells], request))
         else:
             _analyze(args, request, stdout, stderr)
     except (_RefusedError, FolderError) as error:

@@ -28,6 +28,7 @@ import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from freecell._cli.guard import quoted
 from freecell._difficulty import DIFFICULTY_GRADES
+from freecell._min_cells import MinCells, fewest_cells, format_min_cells
 from freecell._notation import FREECELLS
 
 Interval = tuple[int, int]
@@ -265,7 +266,8 @@ def summary(folder: Path) -> list[str]:
 
     Counts per result, the impossible deals (and any in error), solution lengths (median,
     90th percentile) and states (median, 99th percentile) of the solved deals, and the
-    histogram of the difficulty grades. Raises FolderError for a folder without files.
+    histogram of the difficulty grades (unless every file is of fewer cells, which have none).
+    Raises FolderError for a folder without files.
     """
     files = scan(folder)
     if not files:
@@ -298,6 +300,60 @@ def summary(folder: Path) -> list[str]:
     lines += [
         f"solution length in moves: median {moves[0]}, p90 {moves[1]}",
         f"states of the solved deals: median {states[0]}, p99 {states[1]}",
-        "difficulty: " + ", ".join(f"{g}: {grades.get(g, 0):,}" for g in DIFFICULTY_GRADES),
     ]
+    if any(s.cells == len(FREECELLS) for s in stamps):  # fewer cells have no grade
+        grading = ", ".join(f"{g}: {grades.get(g, 0):,}" for g in DIFFICULTY_GRADES)
+        lines.append(f"difficulty: {grading}")
     return lines
+
+
+# --- the fewest free cells --------------------------------------------------------------------
+
+
+def _results(folder: Path) -> tuple[int, dict[int, str]]:
+    """Return the number of free cells a folder was analysed with, and each deal's result."""
+    files = scan(folder)
+    cells = {f.stamp.cells for f in files.values()}
+    if len(cells) != 1:
+        what = "no file of freecell analyze" if not cells else "files of several --cells"
+        msg = f"{quoted(str(folder))} holds {what}"
+        raise FolderError(msg)
+    parts = [read_table(f.path, ["deal", "result"]) for f in files.values()]
+    rows = pa.concat_tables(parts).unify_dictionaries()
+    deals = rows["deal"].to_pylist()
+    return cells.pop(), dict(zip(deals, rows["result"].cast(pa.string()).to_pylist(), strict=True))
+
+
+def min_cells(folders: list[Path], deals: list[Interval]) -> str:
+    """Return the table of the fewest free cells (see freecell._min_cells) of some datasets.
+
+    Each folder holds one analysis of the same deals with another ``--cells``; the table
+    covers ``deals`` (one interval), or if none, the deals from the lowest to the highest
+    that any holds. A deal that no folder holds, or whose results do not decide, is unknown.
+    Raises FolderError for folders or deals that do not fit, and for results that contradict
+    each other.
+    """
+    if len(deals) > 1 or any(first < 1 for first, _ in deals):
+        msg = "a table covers one range of deals numbered from 1: name one, or none"
+        raise FolderError(msg)
+    by_cells: dict[int, dict[int, str]] = {}
+    for folder in folders:
+        cells, results = _results(folder)
+        if cells in by_cells:
+            msg = f"two of the folders were analysed with --cells {cells}: give one"
+            raise FolderError(msg)
+        by_cells[cells] = results
+    numbers = {number for results in by_cells.values() for number in results} - set(SPECIAL_CHUNK)
+    if not numbers:
+        msg = "the folders hold no deal numbered from 1"
+        raise FolderError(msg)
+    first, last = deals[0] if deals else (min(numbers), max(numbers))
+    values: list[MinCells] = []
+    for number in range(first, last + 1):
+        found = {cells: results[number] for cells, results in by_cells.items() if number in results}
+        try:
+            values.append(fewest_cells(found))
+        except ValueError as error:
+            msg = f"deal {number}: {error}"
+            raise FolderError(msg) from None
+    return format_min_cells(first, values)
