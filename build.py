@@ -50,6 +50,9 @@ STDLIB_DIR = ROOT / "build" / "stdlib"
 MICROPIP_DIR = ROOT / "build" / "micropip"
 COMPILE_STDLIB = WEB / "tools" / "compile_stdlib.mjs"
 SERVICE_WORKER = "sw.js"
+LAZY = "data/"
+"""Files under this folder of the site are fetched when the page first needs them (the table
+of the fewest free cells): the service worker keeps them then, instead of at its install."""
 BUILD_LINE = re.compile(r'^const BUILD = "[^"]*";$', re.MULTILINE)
 """The line of sw.js that holds the build's id."""
 # The runtime files the page loads (its WebAssembly, pyodide.asm.wasm, goes into a folder named
@@ -237,7 +240,8 @@ def seal(site: Path, manifest: dict[str, Any]) -> dict[str, Any]:
     """Finish a built site: every file's size and hash and the build's id into manifest.json.
 
     The build's id hashes them all, and goes into sw.js too, so a new build is a new service
-    worker, which installs exactly the files the manifest lists (checking their hashes).
+    worker, which installs exactly the files the manifest lists (checking their hashes), those
+    marked ``lazy`` (under LAZY) when the page first asks for them.
     Returns the manifest.
     """
     skipped = {SERVICE_WORKER, "manifest.json"}
@@ -248,6 +252,8 @@ def seal(site: Path, manifest: dict[str, Any]) -> dict[str, Any]:
             data = path.read_bytes()
             sha256 = base64.b64encode(hashlib.sha256(data).digest()).decode()
             files[name] = {"size": len(data), "integrity": f"sha256-{sha256}"}
+            if name.startswith(LAZY):
+                files[name]["lazy"] = True
     fields = {key: value for key, value in manifest.items() if key not in {"build", "files"}}
     build = hashlib.sha256(json.dumps([fields, files], sort_keys=True).encode()).hexdigest()[:16]
     manifest = {**fields, "build": build, "files": files}

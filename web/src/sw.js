@@ -3,7 +3,9 @@
 // downloads), relative to the site, so the site works from any subpath.
 //
 // - One cache per build ("freecell-" + the build's id), holding exactly the files of that
-//   build's manifest.json, each checked against its hash. Every request of the site is answered
+//   build's manifest.json, each checked against its hash. A file the manifest marks `lazy`
+//   (the table of the fewest free cells) is not downloaded at install: it is kept the first
+//   time the page asks for it (or copied at install from an older build's cache). Every request of the site is answered
 //   from it, the page included (without its preloads: the worker reads those files from here
 //   itself), so a repeat visit asks the network for nothing; a file missing from the cache (the
 //   browser may evict) comes from the network.
@@ -64,7 +66,7 @@ async function install() {
     Object.entries(manifest.files).map(async ([name, file]) => {
       const url = new URL(name, scope).href;
       const copy = await cachedCopy(url, file.integrity);
-      if (copy?.name === CACHE) return;
+      if (copy?.name === CACHE || (file.lazy && !copy)) return;
       const response =
         copy?.response ??
         (await download(new Request(url, { cache: "no-cache", integrity: file.integrity })));
@@ -105,7 +107,17 @@ async function fromCache(request) {
   const url = request.url.split(/[?#]/)[0];
   const page = request.mode === "navigate" && (url === scope.href || url === PAGE);
   const cached = await cache.match(page ? PAGE : request, { ignoreSearch: true });
-  return cached ?? fetch(request);
+  return cached ?? fromNetwork(cache, request, url);
+}
+
+/** A file the cache lacks: a lazy one (or one the browser evicted) is kept, if it is the build's. */
+async function fromNetwork(cache, request, url) {
+  const listed = await cache.match(MANIFEST);
+  const file = listed && (await listed.json()).files[url.slice(scope.href.length)];
+  if (!file) return fetch(request);
+  const response = await fetch(new Request(url, { integrity: file.integrity }));
+  await cache.put(url, response.clone());
+  return response;
 }
 
 self.addEventListener("fetch", (event) => {
