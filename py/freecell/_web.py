@@ -32,6 +32,7 @@ from freecell._deal import MAX_DEAL, DealNumberError, deal, format_deal, parse_d
 from freecell._difficulty import difficulty
 from freecell._errors import ERROR_CODES, CodedError, message, shorten
 from freecell._history import Game, HistoryError, Snapshot
+from freecell._min_cells import MIN_CELLS_DEALS, MIN_CELLS_FILE, MinCells, parse_min_cells
 from freecell._names import CARD_CODES, SUIT_SYMBOLS
 from freecell._notation import CASCADES, Move
 from freecell._rules import Position
@@ -215,6 +216,7 @@ class Session:
         self._finder: DealFinder | None = None
         self._found: dict[tuple[str, int], int] = {}  # (seed, grade) -> the deal found
         self._turn = 0  # whose slice think() gives next when both searches run
+        self._min_cells: dict[int, MinCells] | None = None  # the site's table, once read
 
     def _reply(self, game: Game, **fields: Any) -> str:
         return _json({"ok": True, **fields, "game": game.snapshot()})
@@ -533,6 +535,36 @@ class Session:
             self._search_for(game, start)
             return self._reply(game, pending=True)
         return self._reply(game, difficulty=self._grades[start])
+
+    @_with_game
+    def min_cells(self, game: Game, table: str = "") -> str:
+        r"""Say the fewest free cells the game's deal can be won with (see freecell._min_cells).
+
+        The reply's ``min_cells`` is 0-4, ``"impossible"`` or ``"unknown"``, or ``None`` for a
+        deal outside :data:`~freecell._min_cells.MIN_CELLS_DEALS`. The site's table is read
+        when first needed: until it is, a deal in its range gets ``{"table": path}`` (the
+        table's path from the site's root), and the caller asks again with the table's text.
+
+        >>> session = Session(); _ = session.new_game("617")
+        >>> json.loads(session.min_cells())["table"]
+        'data/min-cells.txt'
+        >>> table = "# freecell min-cells 1..32000\n" + "4" * 32000
+        >>> json.loads(session.min_cells(table))["min_cells"]
+        4
+        >>> _ = session.new_game("32001"); print(json.loads(session.min_cells())["min_cells"])
+        None
+        """
+        number = game.deal_number
+        if number is None or number not in MIN_CELLS_DEALS:
+            return self._reply(game, min_cells=None)
+        if self._min_cells is None:
+            if not table:
+                return self._reply(game, table=MIN_CELLS_FILE)
+            try:
+                self._min_cells = parse_min_cells(table)
+            except ValueError as error:
+                return _json({"ok": False, "error": f"{MIN_CELLS_FILE}: {error}"})
+        return self._reply(game, min_cells=self._min_cells.get(number, "unknown"))
 
     @_with_game
     def undo_to_winnable(self, game: Game) -> str:

@@ -174,6 +174,24 @@ export function createPlay({ state, bridge, view, messages, stats }) {
   }
 
   /**
+   * Ask Python for the fewest free cells deal `number` needs. The first deal the site's table
+   * holds has Python name the table: it is fetched once, and Python reads it.
+   */
+  function minCells(number, table = "") {
+    state.minCells = null;
+    call("min_cells", { table }).then(async (reply) => {
+      if (!reply.ok || state.deal !== number) return; // another deal opened
+      if (reply.table) {
+        const response = await fetch(reply.table).catch(() => null);
+        if (response?.ok && state.deal === number) minCells(number, await response.text());
+        return; // offline and not cached: no figure, and the next deal tries again
+      }
+      state.minCells = reply.min_cells;
+      view.render(state);
+    });
+  }
+
+  /**
    * Show a game Python opened (new_game's reply), the daily deal of `daily` (a date) if it was
    * found as one; false if Python refused.
    */
@@ -189,6 +207,7 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     state.neighbours = { previous: reply.previous, next: reply.next };
     record(reply.game);
     grade(reply.number);
+    minCells(reply.number);
     stats.opened(state.game);
     const notice = { code: reply.notice_code, params: reply.notice_params };
     const before = stats.deal(state.deal);

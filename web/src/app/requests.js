@@ -28,6 +28,7 @@ const operations = {
   hint: (session) => session.hint(),
   check: (session) => session.check(),
   grade: (session) => session.grade(),
+  min_cells: (session, { table = "" }) => session.min_cells(String(table)),
   daily: (session, { date }) => session.daily(String(date)),
   random_deal: (session, { grade, seed }) => session.random_deal(String(grade), String(seed)),
   undo_to_winnable: (session) => session.undo_to_winnable(),

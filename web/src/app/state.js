@@ -25,6 +25,9 @@ export function createState() {
     liveCheck: true, // the guard: whether the game is checked after every change
     solving: false, // whether Solve is playing the rest of the game
     difficulty: null, // the deal's grade, 1 to 5, once Python has graded it (null if unsolved)
+    // the fewest free cells the deal can be won with: 0-4, "impossible" or "unknown" from the
+    // site's table (freecell._min_cells), null for a deal it does not hold or until it is read
+    minCells: null,
     daily: null, // the date (YYYY-MM-DD) while that date's daily deal is on the table
     grade: null, // the grade Random opens, null for any
     seeking: null, // the move count the history slider asks for while Python is on its way

@@ -97,18 +97,30 @@ export function createView(dom) {
     }
   }
 
-  // The deal's grade: #board[data-difficulty] and its label, once Python has graded it.
+  // The deal's grade (#board[data-difficulty]) once Python has graded it, and the fewest free
+  // cells it needs (#board[data-min-cells]) once Python has looked them up. An impossible deal
+  // shows no figure: the guard tells (or, turned off, keeps the secret).
   function renderDifficulty(state) {
     renderDaily(state);
     const grade = state.difficulty;
-    dom.difficulty.hidden = grade === null;
-    if (grade === null) {
-      delete dom.board.dataset.difficulty;
-      return;
+    const cells = state.minCells;
+    const counted = Number.isInteger(cells);
+    dom.grade.hidden = grade === null;
+    dom.minCells.hidden = !counted;
+    dom.difficulty.hidden = grade === null && !counted;
+    if (grade === null) delete dom.board.dataset.difficulty;
+    else {
+      dom.board.dataset.difficulty = String(grade);
+      dom.difficultyValue.textContent = t("difficulty.value", { grade: formatNumber(grade) });
+      dom.grade.title = t("difficulty.title");
     }
-    dom.board.dataset.difficulty = String(grade);
-    dom.difficultyValue.textContent = t("difficulty.value", { grade: formatNumber(grade) });
-    dom.difficulty.title = t("difficulty.title");
+    if (cells === null) delete dom.board.dataset.minCells;
+    else dom.board.dataset.minCells = String(cells);
+    if (counted) {
+      dom.minCellsCount.textContent = formatNumber(cells);
+      dom.minCellsLabel.textContent = cells ? t("min-cells.value", { count: cells }) : t("min-cells.none");
+      dom.minCells.title = t("min-cells.title");
+    }
   }
 
   function renderSolving(state) {

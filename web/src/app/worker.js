@@ -33,6 +33,9 @@
 //                                        which move lost it; answered as hint is
 //     grade                              the deal's difficulty, 1 to 5 (null if unsolved): answered
 //                                        as hint is
+//     min_cells {table}                  the fewest free cells the deal needs; {table: path} the
+//                                        first time the site's table is needed: ask again with
+//                                        its text
 //     daily {date}                       the daily deal of a UTC date (YYYY-MM-DD): {number, date,
 //                                        difficulty}, answered when its search ends; the search
 //                                        goes on while the game changes, and a newer daily or

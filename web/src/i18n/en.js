@@ -164,6 +164,12 @@ export default {
   "difficulty.label": "Difficulty:",
   "difficulty.value": "{grade}/5",
   "difficulty.title": "The deal's difficulty for the solver, 1 (easy) to 5 (hard)",
+  "min-cells.value": {
+    "one": "needs {count} free cell",
+    "other": "needs {count} free cells"
+  },
+  "min-cells.none": "needs no free cell",
+  "min-cells.title": "The fewest free cells this deal can be won with, as the solver proved (of 4)",
   "live.label": "Warn me when the game is lost",
   "guard.checking": "Checking whether the game can still be won…",
   "guard.yes": "The game can still be won",

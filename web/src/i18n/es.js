@@ -160,6 +160,12 @@ export default {
   "difficulty.label": "Dificultad:",
   "difficulty.value": "{grade}/5",
   "difficulty.title": "La dificultad del reparto para el solucionador, de 1 (fácil) a 5 (difícil)",
+  "min-cells.value": {
+    "one": "necesita {count} celda libre",
+    "other": "necesita {count} celdas libres"
+  },
+  "min-cells.none": "no necesita celdas libres",
+  "min-cells.title": "Las menos celdas libres con que se puede ganar este reparto, según probó el solucionador (de 4)",
   "live.label": "Avisarme cuando la partida esté perdida",
   "guard.checking": "Comprobando si la partida aún se puede ganar…",
   "guard.yes": "La partida aún se puede ganar",

@@ -160,6 +160,12 @@ export default {
   "difficulty.label": "Difficoltà:",
   "difficulty.value": "{grade}/5",
   "difficulty.title": "La difficoltà della smazzata per il risolutore, da 1 (facile) a 5 (difficile)",
+  "min-cells.value": {
+    "one": "richiede {count} cella libera",
+    "other": "richiede {count} celle libere"
+  },
+  "min-cells.none": "non richiede celle libere",
+  "min-cells.title": "Le celle libere minime con cui si può vincere questa smazzata, come ha dimostrato il risolutore (su 4)",
   "live.label": "Avvisami quando la partita è persa",
   "guard.checking": "Verifico se la partita si può ancora vincere…",
   "guard.yes": "La partita si può ancora vincere",

@@ -160,6 +160,12 @@ export default {
   "difficulty.label": "Dificuldade:",
   "difficulty.value": "{grade}/5",
   "difficulty.title": "A dificuldade do jogo para o solucionador, de 1 (fácil) a 5 (difícil)",
+  "min-cells.value": {
+    "one": "precisa de {count} célula livre",
+    "other": "precisa de {count} células livres"
+  },
+  "min-cells.none": "não precisa de células livres",
+  "min-cells.title": "O menor número de células livres com que este jogo pode ser vencido, como o solucionador provou (de 4)",
   "live.label": "Avisar quando a partida estiver perdida",
   "guard.checking": "Verificando se a partida ainda pode ser ganha…",
   "guard.yes": "A partida ainda pode ser ganha",

@@ -157,6 +157,11 @@ export default {
   "difficulty.label": "難度",
   "difficulty.value": "{grade}/5",
   "difficulty.title": "這局對解題程式的難度，1（容易）到 5（困難）",
+  "min-cells.value": {
+    "other": "需要 {count} 個空當"
+  },
+  "min-cells.none": "不需要空當",
+  "min-cells.title": "贏這局最少需要的空當數（共 4 個），由解題程式證明",
   "live.label": "牌局輸了時提醒我",
   "guard.checking": "正在檢查牌局是否還能獲勝…",
   "guard.yes": "牌局還能獲勝",
