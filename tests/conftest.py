@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 from playwright.sync_api import (
     Browser,
     BrowserContext,
@@ -51,6 +52,11 @@ NO_CHROMIUM = (
     "(`.venv/bin/python -m playwright install chromium`), or point FREECELL_CHROMIUM at a "
     "Chromium or Chrome executable."
 )
+
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
+"""No time limit per example: the suite runs two processes beside browsers on two cores, where
+an example that takes 6 ms alone once took 356 ms (Hypothesis's default limit is 200 ms)."""
 
 collect_ignore_glob = ["pyodide_*.py"]
 """Scripts that run inside Pyodide (see tests/test_pyodide.py): pytest must not import them,
