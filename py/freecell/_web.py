@@ -548,10 +548,10 @@ class Session:
         >>> session = Session(); _ = session.new_game("617")
         >>> json.loads(session.min_cells())["table"]
         'data/min-cells.txt'
-        >>> table = "# freecell min-cells 1..32000\n" + "4" * 32000
+        >>> table = "# freecell min-cells 1..1000\n" + "4" * 1000
         >>> json.loads(session.min_cells(table))["min_cells"]
         4
-        >>> _ = session.new_game("32001"); print(json.loads(session.min_cells())["min_cells"])
+        >>> _ = session.new_game("40000"); print(json.loads(session.min_cells())["min_cells"])
         None
         """
         number = game.deal_number
@@ -766,6 +766,8 @@ def warm_up(number: int, search_seconds: float = 0.001) -> None:
     session.check()
     session.grade()
     session.undo_to_winnable()
+    session.min_cells()
+    session.min_cells(f"# freecell min-cells {number}..{number}\n3\n")
     session.new_game(str(number), "", 0, faces=False)
     session.new_game(str(number), "", 1, faces=True)
     session.new_game("not a deal")

@@ -5,7 +5,8 @@
 // - One cache per build ("freecell-" + the build's id), holding exactly the files of that
 //   build's manifest.json, each checked against its hash. A file the manifest marks `lazy`
 //   (the table of the fewest free cells) is not downloaded at install: it is kept the first
-//   time the page asks for it (or copied at install from an older build's cache). Every request of the site is answered
+//   time the page asks for it (or copied at install from an older build's cache, or from the
+//   cache a first visit's worker fills). Every request of the site is answered
 //   from it, the page included (without its preloads: the worker reads those files from here
 //   itself), so a repeat visit asks the network for nothing; a file missing from the cache (the
 //   browser may evict) comes from the network.
@@ -107,16 +108,22 @@ async function fromCache(request) {
   const url = request.url.split(/[?#]/)[0];
   const page = request.mode === "navigate" && (url === scope.href || url === PAGE);
   const cached = await cache.match(page ? PAGE : request, { ignoreSearch: true });
-  return cached ?? fromNetwork(cache, request, url);
+  return cached ?? (page ? fetch(request) : fromNetwork(cache, request, url));
 }
 
-/** A file the cache lacks: a lazy one (or one the browser evicted) is kept, if it is the build's. */
+/** A file the cache lacks: a lazy one of this build is downloaded and kept; others just fetched. */
 async function fromNetwork(cache, request, url) {
   const listed = await cache.match(MANIFEST);
-  const file = listed && (await listed.json()).files[url.slice(scope.href.length)];
-  if (!file) return fetch(request);
-  const response = await fetch(new Request(url, { integrity: file.integrity }));
-  await cache.put(url, response.clone());
+  const files = listed ? (await listed.json()).files : {};
+  const name = url.slice(scope.href.length);
+  if (!Object.hasOwn(files, name) || !files[name].lazy) return fetch(request);
+  const { integrity } = files[name];
+  const response = await fetch(new Request(url, { cache: "no-cache", integrity }));
+  try {
+    await cache.put(url, response.clone());
+  } catch {
+    // not kept (storage full): served all the same
+  }
   return response;
 }
 

@@ -128,6 +128,14 @@ export function createDownloads({ manifest, fail, progress, allIn }) {
       }
     },
 
+    /**
+     * Put a copy of a site file fetched after the boot (the table of the fewest free cells)
+     * into the build's cache, as the boot's downloads are, if a first visit fills it.
+     */
+    keep(url, response) {
+      fillCache?.then((cache) => cache.put(url, response)).catch(() => {});
+    },
+
     /** Whether the downloads are counted: no service worker serves the site. */
     counting: () => counting,
 

@@ -174,18 +174,13 @@ export function createPlay({ state, bridge, view, messages, stats }) {
   }
 
   /**
-   * Ask Python for the fewest free cells deal `number` needs. The first deal the site's table
-   * holds has Python name the table: it is fetched once, and Python reads it.
+   * Ask Python for the fewest free cells deal `number` needs (the worker fetches the site's
+   * table the first time: offline and not kept, there is no figure, and the next deal tries).
    */
-  function minCells(number, table = "") {
+  function minCells(number) {
     state.minCells = null;
-    call("min_cells", { table }).then(async (reply) => {
+    call("min_cells").then((reply) => {
       if (!reply.ok || state.deal !== number) return; // another deal opened
-      if (reply.table) {
-        const response = await fetch(reply.table).catch(() => null);
-        if (response?.ok && state.deal === number) minCells(number, await response.text());
-        return; // offline and not cached: no figure, and the next deal tries again
-      }
       state.minCells = reply.min_cells;
       view.render(state);
     });

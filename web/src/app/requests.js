@@ -61,9 +61,11 @@ const SEARCHING = new Set(["hint", "check", "grade", ...FINDING]);
 
 /**
  * The requests' answerer on a Session (a promise of it): answer({id, op, args}) posts the
- * reply ({type: "reply", id, reply}) once Python is ready and has answered.
+ * reply ({type: "reply", id, reply}) once Python is ready and has answered. `siteText(path)`
+ * is a promise of a site file's text, for a reply that names a table Python needs ({table}):
+ * the request is asked again with it.
  */
-export function createRequests(session) {
+export function createRequests(session, siteText) {
   const waiting = []; // {id, op, args} of the requests waiting for a search
   const slices = new MessageChannel(); // a task at once, without setTimeout's 4 ms clamp
   let thinking = false;
@@ -114,6 +116,17 @@ export function createRequests(session) {
     const reply = call(python, op, args);
     if (SEARCHING.has(op) && reply.pending) {
       wait(id, op, args);
+      return;
+    }
+    if (reply.ok && reply.table) {
+      const path = reply.table;
+      siteText(path).then(
+        (table) => postMessage({ type: "reply", id, reply: call(python, op, { ...args, table }) }),
+        (error) => {
+          const failure = `${path}: ${String(error?.message ?? error)}`;
+          postMessage({ type: "reply", id, reply: { ok: false, error: failure } });
+        },
+      );
       return;
     }
     postMessage({ type: "reply", id, reply });

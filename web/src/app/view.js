@@ -118,7 +118,9 @@ export function createView(dom) {
     else dom.board.dataset.minCells = String(cells);
     if (counted) {
       dom.minCellsCount.textContent = formatNumber(cells);
-      dom.minCellsLabel.textContent = cells ? t("min-cells.value", { count: cells }) : t("min-cells.none");
+      dom.minCellsLabel.textContent = cells
+        ? t("min-cells.value", { count: cells })
+        : t("min-cells.none");
       dom.minCells.title = t("min-cells.title");
     }
   }

@@ -33,9 +33,8 @@
 //                                        which move lost it; answered as hint is
 //     grade                              the deal's difficulty, 1 to 5 (null if unsolved): answered
 //                                        as hint is
-//     min_cells {table}                  the fewest free cells the deal needs; {table: path} the
-//                                        first time the site's table is needed: ask again with
-//                                        its text
+//     min_cells                          the fewest free cells the deal needs (the worker fetches
+//                                        the site's table when Python first asks for it)
 //     daily {date}                       the daily deal of a UTC date (YYYY-MM-DD): {number, date,
 //                                        difficulty}, answered when its search ends; the search
 //                                        goes on while the game changes, and a newer daily or
@@ -159,7 +158,24 @@ api.then(
 
 const session = api.then((web) => web.Session());
 session.catch(() => {}); // a failed boot is reported above
-const answer = createRequests(session);
+// A data file of the site that Python asks for (min_cells' table): fetched once (again only
+// after a failure), and kept for the service worker on a first visit, as the boot's files are.
+const texts = new Map();
+function siteText(path) {
+  if (!texts.has(path)) {
+    const url = new URL(path, root).href;
+    const text = downloads.network(url).then((response) => {
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      downloads.keep(url, response.clone());
+      return response.text();
+    });
+    text.catch(() => texts.delete(path));
+    texts.set(path, text);
+  }
+  return texts.get(path);
+}
+
+const answer = createRequests(session, siteText);
 
 self.onmessage = ({ data }) => {
   if (["start", "manifest", "preloaded"].includes(data?.type)) onBootMessage(data);

@@ -165,7 +165,7 @@ export default {
     "other": "necesita {count} celdas libres"
   },
   "min-cells.none": "no necesita celdas libres",
-  "min-cells.title": "Las menos celdas libres con que se puede ganar este reparto, según probó el solucionador (de 4)",
+  "min-cells.title": "El menor número de celdas libres con el que se puede ganar este reparto, según probó el solucionador (de 4)",
   "live.label": "Avisarme cuando la partida esté perdida",
   "guard.checking": "Comprobando si la partida aún se puede ganar…",
   "guard.yes": "La partida aún se puede ganar",

@@ -165,7 +165,7 @@ export default {
     "other": "richiede {count} celle libere"
   },
   "min-cells.none": "non richiede celle libere",
-  "min-cells.title": "Le celle libere minime con cui si può vincere questa smazzata, come ha dimostrato il risolutore (su 4)",
+  "min-cells.title": "Il numero minimo di celle libere con cui si può vincere questa smazzata, come ha dimostrato il risolutore (su 4)",
   "live.label": "Avvisami quando la partita è persa",
   "guard.checking": "Verifico se la partita si può ancora vincere…",
   "guard.yes": "La partita si può ancora vincere",
