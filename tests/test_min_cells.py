@@ -1,10 +1,10 @@
 """The fewest free cells a deal needs: the rule, the table the site ships, and the command.
 
-The shipped table (web/src/data/min-cells.txt) was made by `freecell analyze --cells K` over
-1..32000 for each K and `freecell analyze --min-cells` (docs/analyze.md). Its values are
-checked against two independent sources: the counts the community published for 1..32000 (69
-deals need no free cell, 6,220 one, 19,092 two, 6,420 three, 198 four; 11982 none is enough)
-and fc-solve's complete scan with `--freecells-num` on a sample of deals.
+The shipped table (web/src/data/min-cells.txt) was made by `freecell analyze --cells K` for
+each K and `freecell analyze --min-cells` (docs/analyze.md). Its values are checked against two
+independent sources: the counts the community published for 1..32000 (69 deals need no free
+cell, 6,220 one, 19,092 two, 6,420 three, 198 four; 11982 none is enough: no value of the table
+can be more frequent) and fc-solve's complete scan with `--freecells-num` on a sample of deals.
 """
 
 from __future__ import annotations
@@ -151,7 +151,7 @@ class TestSession:
     def test_the_table_is_asked_for_once(self) -> None:
         """Only a deal the table holds asks for it; once read, every deal is answered at once."""
         session = Session()
-        session.new_game("32001")
+        session.new_game(str(MIN_CELLS_DEALS.stop))
         assert json.loads(session.min_cells())["min_cells"] is None  # no table needed
         session.new_game("617")
         assert json.loads(session.min_cells())["table"] == MIN_CELLS_FILE
@@ -162,7 +162,7 @@ class TestSession:
             reply = json.loads(session.min_cells())
             assert (reply["ok"], reply["min_cells"], "table" in reply) == (True, value, False)
 
-    @pytest.mark.parametrize("number", ["-1", "-2", "32001", "8589934591"])
+    @pytest.mark.parametrize("number", ["-1", "-2", str(MIN_CELLS_DEALS.stop), "8589934591"])
     def test_deals_the_table_does_not_hold(self, number: str) -> None:
         """Deals beyond the table have no value (null), and need no table."""
         session = Session()
@@ -226,7 +226,7 @@ class TestCommand:
         for deals in (["1..3", "5..8"], ["-1..8"]):
             status, _, err = run(*deals, "--min-cells", str(folders[3]))
             assert status == 2
-            assert "a table covers one range of deals numbered from 1" in err
+            assert "a table of one range of deals numbered from 1" in err
         status, _, err = run("--min-cells", str(folders[3]), "1..3")
         assert (status, err) == (
             2,
@@ -234,10 +234,15 @@ class TestCommand:
         )
 
     def test_a_range_of_the_deals(self, folders: dict[int, Path]) -> None:
-        """Named deals are the table's: a deal no folder holds is unknown."""
-        status, out, _ = run("7..9", "--min-cells", *map(str, folders.values()))
+        """Named deals are the table's, within those the folders hold."""
+        status, out, _ = run("7..8", "--min-cells", *map(str, folders.values()))
         assert status == 0
-        assert parse_min_cells(out) == {7: 1, 8: 1, 9: "unknown"}
+        assert parse_min_cells(out) == {7: 1, 8: 1}
+        status, out, err = run("7..8589934591", "--min-cells", *map(str, folders.values()))
+        assert (status, out) == (2, "")
+        assert (
+            err == "freecell analyze: the folders hold no deal past 8: name a range within them\n"
+        )
 
     def test_results_that_contradict_each_other(self, tmp_path: Path) -> None:
         """Won with 2 cells but impossible with 3: a wrong search, named, and no table."""

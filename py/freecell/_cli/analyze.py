@@ -329,12 +329,27 @@ def _check_reading(args: Any) -> None:
         msg = "--summary DIR reads a dataset: name no deals"
         raise UsageError(msg)
     if args.out is not None or args.retry_unknown:
-        msg = "--summary and --min-cells read datasets: name no --out, no --retry-unknown"
+        option = "--summary" if args.summary is not None else "--min-cells"
+        msg = f"{option} reads datasets: name no --out, no --retry-unknown"
         raise UsageError(msg)
     for folder in args.min_cells or []:
         if not Path(folder).exists() and _DEALS_LIKE.fullmatch(folder):
             msg = f"{quoted(folder)} is no folder: name the deals before --min-cells"
             raise UsageError(msg)
+
+
+def _deals(texts: list[str]) -> list[Interval]:
+    """Return the deals of the command line's numbers and ranges. Raises UsageError."""
+    if not texts:
+        msg = f"name at least one deal or range ({VALID_DEALS_TEXT})"
+        raise UsageError(msg)
+    intervals: list[Interval] = []
+    for text in texts:
+        try:
+            intervals += deal_intervals(text)
+        except DealNumberError as error:
+            raise UsageError(str(error)) from None
+    return merged(intervals)
 
 
 def _request(args: Any) -> list[Interval]:
@@ -354,16 +369,11 @@ def _request(args: Any) -> list[Interval]:
             msg = "--retry-unknown solves again the unknown deals of --out: name no deals"
             raise UsageError(msg)
         return []
-    if not args.deals:
-        msg = f"name at least one deal or range ({VALID_DEALS_TEXT})"
+    request = _deals(args.deals)
+    if args.min_cells is not None and (len(request) > 1 or request[0][0] < 1):
+        msg = "--min-cells makes a table of one range of deals numbered from 1: name one, or none"
         raise UsageError(msg)
-    intervals: list[Interval] = []
-    for text in args.deals:
-        try:
-            intervals += deal_intervals(text)
-        except DealNumberError as error:
-            raise UsageError(str(error)) from None
-    return merged(intervals)
+    return request
 
 
 # --- the run ----------------------------------------------------------------------------------

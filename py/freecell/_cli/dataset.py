@@ -328,14 +328,11 @@ def min_cells(folders: list[Path], deals: list[Interval]) -> str:
     """Return the table of the fewest free cells (see freecell._min_cells) of some datasets.
 
     Each folder holds one analysis of the same deals with another ``--cells``; the table
-    covers ``deals`` (one interval), or if none, the deals from the lowest to the highest
-    that any holds. A deal that no folder holds, or whose results do not decide, is unknown.
-    Raises FolderError for folders or deals that do not fit, and for results that contradict
-    each other.
+    covers ``deals`` (one interval of deals numbered from 1, within those the folders hold),
+    or if none, the deals from the lowest to the highest that any holds. A deal that no folder
+    holds, or whose results do not decide, is unknown. Raises FolderError for folders or deals
+    that do not fit, and for results that contradict each other.
     """
-    if len(deals) > 1 or any(first < 1 for first, _ in deals):
-        msg = "a table covers one range of deals numbered from 1: name one, or none"
-        raise FolderError(msg)
     by_cells: dict[int, dict[int, str]] = {}
     for folder in folders:
         cells, results = _results(folder)
@@ -348,6 +345,9 @@ def min_cells(folders: list[Path], deals: list[Interval]) -> str:
         msg = "the folders hold no deal numbered from 1"
         raise FolderError(msg)
     first, last = deals[0] if deals else (min(numbers), max(numbers))
+    if last > max(numbers):
+        msg = f"the folders hold no deal past {max(numbers):,}: name a range within them"
+        raise FolderError(msg)
     values: list[MinCells] = []
     for number in range(first, last + 1):
         found = {cells: results[number] for cells, results in by_cells.items() if number in results}
