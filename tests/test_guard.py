@@ -49,6 +49,35 @@ def lost_sentence(number: int, before: list[str], losing: str) -> str:
     return f"Moving {card_unicode(card)} to free cell {losing[1].upper()} lost the game."
 
 
+COUNT_REQUESTS_JS = """
+window.asked = [];
+const PageWorker = window.Worker;
+window.Worker = function (url, options) {
+  const worker = new PageWorker(url, options);
+  const post = worker.postMessage.bind(worker);
+  worker.postMessage = (message, transfer) => {
+    if (message && message.op) window.asked.push(message.op);
+    return post(message, transfer);
+  };
+  return worker;
+};
+"""
+"""Counts the page's requests to its Python worker by op (window.asked), from the start."""
+HOLD_NEXT_JS = """(count) => new Promise((resolve) => {
+    let left = count;
+    const press = () => {
+        for (const type of ["keydown", "keyup"]) {
+            document.body.dispatchEvent(new KeyboardEvent(type, { key: "n", bubbles: true }));
+        }
+        left -= 1;
+        if (left) setTimeout(press, 20);
+        else resolve();
+    };
+    press();
+})"""
+"""Presses N `count` times, 20 ms apart, as a held key repeats."""
+
+
 def play_keys(page: Page, move: str) -> None:
     """Play a move of two places with the keyboard: its source, then its target."""
     blur(page)
@@ -125,6 +154,26 @@ class TestGuard:
         expect(board).to_have_attribute("data-deal", str(IMPOSSIBLE + 10))
         expect(board).to_have_attribute("data-solvable", "yes")
         expect(table.locator("#message")).not_to_contain_text("cannot be won")
+
+    def test_a_held_key_searches_only_where_it_stops(
+        self, pages: PageFactory, site_url: str
+    ) -> None:
+        """Ten deals passed with N held (20 ms apart): one check, grade and lookup, the last's."""
+        page = pages()
+        page.add_init_script(COUNT_REQUESTS_JS)
+        boot(page, f"{site_url}?deal=617")
+        board = page.locator("#board")
+        expect(board).to_have_attribute("data-difficulty", re.compile("."))
+        page.evaluate("() => { window.asked = []; }")
+        page.evaluate(HOLD_NEXT_JS, 10)
+        expect(board).to_have_attribute("data-deal", "627")
+        expect(board).to_have_attribute("data-solvable", "yes")
+        expect(board).to_have_attribute("data-difficulty", re.compile("."))
+        asked = page.evaluate("() => window.asked")
+        assert asked.count("new_game") == 10
+        # One each, for deal 627; a slow machine may let a deal rest long enough for one more.
+        for op in ("check", "grade", "min_cells"):
+            assert 1 <= asked.count(op) <= 2, (op, asked)
 
     @pytest.mark.parametrize("language", LANGUAGES)
     def test_in_every_language(self, table: Page, site_url: str, language: str) -> None:

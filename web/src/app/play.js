@@ -18,6 +18,7 @@ import { readUrl, writeUrl } from "./url.js";
 const AUTO_KEY = "freecell.auto-move";
 const TAP_KEY = "freecell.tap-to-move";
 const GRADE_KEY = "freecell.random-grade";
+const SETTLE_MS = 100; // a deal's rest on the table before the worker searches it (settle)
 const COARSE = matchMedia("(pointer: coarse)"); // the primary pointer is a finger
 // The requests that only play on: a game they leave lost was lost before them.
 const FORWARD = new Set(["play", "play_card", "play_move", "auto_moves"]);
@@ -65,7 +66,7 @@ export function createPlay({ state, bridge, view, messages, stats }) {
    * The game changed: record it, keep its history for a reload, and have the guard check it.
    * `forward`: the change only played on (or changed nothing), so a lost game is still lost.
    */
-  function record(game, { forward = false } = {}) {
+  function record(game, { forward = false, opened = false } = {}) {
     state.game = game;
     state.selection = null;
     state.targets = [];
@@ -74,7 +75,25 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     state.solvable = stillLost ? "no" : null;
     if (!stillLost) state.lost = null;
     keep(game);
-    guard.changed();
+    if (!opened) guard.changed();
+  }
+
+  // A deal just opened is checked, graded and looked up (its fewest free cells) once it has
+  // stayed on the table SETTLE_MS: a held N leafs through deals without a search in the worker
+  // for each deal it passes, so each change is answered at once. A move meanwhile is checked
+  // at once, as always.
+  let settling = 0;
+  function settle(number, game) {
+    clearTimeout(settling);
+    state.difficulty = null;
+    state.minCells = null;
+    state.pending = { grade: true, minCells: true };
+    settling = setTimeout(() => {
+      if (state.deal !== number) return;
+      if (state.game === game) guard.changed();
+      grade(number);
+      minCells(number);
+    }, SETTLE_MS);
   }
 
   const guard = createGuard({ state, view, messages, call });
@@ -166,9 +185,11 @@ export function createPlay({ state, bridge, view, messages, stats }) {
   /** Ask Python for the grade of deal `number` (its search is the one the guard starts). */
   function grade(number) {
     state.difficulty = null;
+    state.pending.grade = true;
     call("grade").then((reply) => {
-      if (!reply.ok || state.deal !== number) return; // cancelled: another deal opened
-      state.difficulty = reply.difficulty;
+      if (state.deal !== number) return; // another deal opened
+      state.difficulty = reply.ok ? reply.difficulty : null;
+      state.pending.grade = false;
       view.render(state);
     });
   }
@@ -179,9 +200,11 @@ export function createPlay({ state, bridge, view, messages, stats }) {
    */
   function minCells(number) {
     state.minCells = null;
+    state.pending.minCells = true;
     call("min_cells").then((reply) => {
-      if (!reply.ok || state.deal !== number) return; // another deal opened
-      state.minCells = reply.min_cells;
+      if (state.deal !== number) return; // another deal opened
+      state.minCells = reply.ok ? reply.min_cells : null;
+      state.pending.minCells = false;
       view.render(state);
     });
   }
@@ -200,9 +223,8 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     state.deal = reply.number;
     state.daily = daily;
     state.neighbours = { previous: reply.previous, next: reply.next };
-    record(reply.game);
-    grade(reply.number);
-    minCells(reply.number);
+    record(reply.game, { opened: true });
+    settle(reply.number, state.game);
     stats.opened(state.game);
     const notice = { code: reply.notice_code, params: reply.notice_params };
     const before = stats.deal(state.deal);

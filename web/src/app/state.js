@@ -28,6 +28,8 @@ export function createState() {
     // the fewest free cells the deal can be won with: 0-4, "impossible" or "unknown" from the
     // site's table (freecell._min_cells), null for a deal it does not hold or until it is read
     minCells: null,
+    // the deal's figures still on their way (a deal just opened): the bar keeps their room
+    pending: { grade: false, minCells: false },
     daily: null, // the date (YYYY-MM-DD) while that date's daily deal is on the table
     grade: null, // the grade Random opens, null for any
     seeking: null, // the move count the history slider asks for while Python is on its way

@@ -99,15 +99,20 @@ export function createView(dom) {
 
   // The deal's grade (#board[data-difficulty]) once Python has graded it, and the fewest free
   // cells it needs (#board[data-min-cells]) once Python has looked them up. An impossible deal
-  // shows no figure: the guard tells (or, turned off, keeps the secret).
+  // shows no figure: the guard tells (or, turned off, keeps the secret). While a deal's figure
+  // is on its way, the last deal's keeps its room, unseen, so that the bar does not shift
+  // under the pointer with every deal (Next held down) and again when the figure comes.
   function renderDifficulty(state) {
     renderDaily(state);
     const grade = state.difficulty;
     const cells = state.minCells;
     const counted = Number.isInteger(cells);
-    dom.grade.hidden = grade === null;
-    dom.minCells.hidden = !counted;
-    dom.difficulty.hidden = grade === null && !counted;
+    const { pending } = state;
+    dom.grade.classList.toggle("pending", pending.grade);
+    dom.minCells.classList.toggle("pending", pending.minCells);
+    if (!pending.grade) dom.grade.hidden = grade === null;
+    if (!pending.minCells) dom.minCells.hidden = !counted;
+    dom.difficulty.hidden = dom.grade.hidden && dom.minCells.hidden;
     if (grade === null) delete dom.board.dataset.difficulty;
     else {
       dom.board.dataset.difficulty = String(grade);
