@@ -7,6 +7,7 @@ statistics, reduced motion, and accessibility (axe-core, 0 violations).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, cast
 
 import pytest
@@ -53,6 +54,38 @@ def long_cascade() -> tuple[int, list[str]]:
     moves = solution(22)[:56]
     assert max(len(cascade) for cascade in engine_after(22, moves)["cascades"]) == 17
     return 22, moves
+
+
+PIP_SHAPES = re.compile(
+    r'\.(clubs|diamonds|hearts|spades) \{\n'
+    r'  --pip: url\("([^"]+)"\);\n'
+    r'  --pip-raster: url\("([^"]+)"\);'
+)
+"""A suit in cards.css: its SVG shape, then its PNG (web/tools/pips.py)."""
+ALPHA_JS = """async (url) => {
+    const image = new Image();
+    image.src = url;
+    await image.decode();
+    const canvas = new OffscreenCanvas(96, 96);
+    const context = canvas.getContext("2d");
+    context.drawImage(image, 0, 0, 96, 96);
+    const { data } = context.getImageData(0, 0, 96, 96);
+    return Array.from(data.filter((_, index) => index % 4 === 3));
+}"""
+
+
+class TestPips:
+    def test_each_png_is_its_svg(self, page: Page) -> None:
+        """The cards' pips (PNGs) are the suits' SVG shapes, drawn the same size in Chromium."""
+        css = (ROOT / "web" / "src" / "styles" / "cards.css").read_text()
+        shapes = PIP_SHAPES.findall(css)
+        assert sorted(suit for suit, _, _ in shapes) == ["clubs", "diamonds", "hearts", "spades"]
+        for suit, svg, png in shapes:
+            drawn, raster = page.evaluate(ALPHA_JS, svg), page.evaluate(ALPHA_JS, png)
+            differences = [abs(a - b) for a, b in zip(drawn, raster, strict=True)]
+            assert sum(drawn) > 96 * 96 * 255 * 0.2, suit  # a shape, not an empty square
+            assert sum(differences) / len(differences) < 1, suit
+            assert max(differences) < 64, suit
 
 
 class TestTargets:
