@@ -20,7 +20,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from bench_web import DEAL_CHANGES_SCRIPT, SETTLE_MS, percentile
+from bench_web import DEAL_CHANGES_SCRIPT, REST_MS, SETTLE_MS, percentile
 from playwright.sync_api import Page, sync_playwright
 
 from build import CHROMIUM_ARGS, chromium_executable  # at the root, on the path since bench_web
@@ -58,12 +58,12 @@ def main() -> None:
             page.goto(f"{base}index.html?deal=1")
             page.wait_for_selector("html[data-state=ready]")
             page.wait_for_timeout(SETTLE_MS)
-            page.evaluate(DEAL_CHANGES_SCRIPT, 10)  # the same start for every build
+            page.evaluate(DEAL_CHANGES_SCRIPT, [10, REST_MS])  # the same start for every build
             pages[name] = page
         for _ in range(args.rounds):
             for name, page in pages.items():
                 page.bring_to_front()
-                measured = page.evaluate(DEAL_CHANGES_SCRIPT, 25)
+                measured = page.evaluate(DEAL_CHANGES_SCRIPT, [25, REST_MS])
                 for kind, values in measured.items():
                     times[name][kind] += values
         browser.close()

@@ -6,9 +6,10 @@ docs/performance.md. Cold loads alternate between the app (`index.html?deal=617`
 stock files of the same Pyodide (timed to its promise settling), each in a fresh browser context,
 so neither has a cache. Then repeat visits of the app (a fresh context visited once, its service
 worker installed, then visited again), 100 deal changes with the Next button on that repeat
-visit (starting a second after it is ready; timed to the new board in the DOM and to the frame
-that shows it painted), the bytes each cold load downloads, and the dealer's throughput against
-pysol-cards (bench_dealer.py's functions).
+visit (starting a second after it is ready, 20 ms between a change's frame and the next click
+as a held key; timed to the new board in the DOM and to the frame that shows it painted), the
+bytes each cold load downloads, and the dealer's throughput against pysol-cards
+(bench_dealer.py's functions).
 
 The site is served from a private copy of dist/ with the bare page added (`private_site`), so a
 rebuild meanwhile changes nothing. bench_network.py measures the same pages over a shaped link.
@@ -50,7 +51,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 from helpers import poll  # noqa: E402 - the tests' waits, which the page's CSP allows
 
 SETTLE_MS = 1000  # from the page's ready state to the first of the 100 deal changes
-TARGETS = {"cold": 0.80, "repeat": 0.50, "p95": 16.0, "extra_mb": 1.0, "dealer": 8.0}
+REST_MS = 20  # from a change's frame to the next click: a held key's repeat (issue 23)
+TARGETS = {
+    "cold": 0.60, "repeat": 0.50, "p95": 16.0, "painted": 33.0, "extra_mb": 1.0, "dealer": 8.0,
+}  # fmt: skip
 
 BARE_PAGE = """<!doctype html>
 <meta charset="utf-8">
@@ -75,7 +79,7 @@ new MutationObserver((_, observer) => {
   }
 }).observe(document, { childList: true, subtree: true });
 """
-DEAL_CHANGES_SCRIPT = """async (count) => {
+DEAL_CHANGES_SCRIPT = """async ([count, rest]) => {
   const board = document.getElementById("board");
   const next = document.querySelector("[data-action=next]");
   const times = { board: [], painted: [] };
@@ -94,11 +98,11 @@ DEAL_CHANGES_SCRIPT = """async (count) => {
     });
     times.board.push(performance.now() - start);
     // The frame that shows the new board: a task after the next animation frame runs once
-    // its style, layout and paint are done. Then the page rests, as between a person's
-    // clicks, so that each change pays only for its own frame.
+    // its style, layout and paint are done. Then the page rests `rest` ms before the next
+    // click: 20 ms is a held key's repeat, 50 ms more like a person's clicks.
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     times.painted.push(performance.now() - start);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, rest));
   }
   return times;
 }"""
@@ -204,7 +208,7 @@ def measure(browser: Browser, base: str, rounds: int) -> dict[str, Any]:
             page.wait_for_selector("html[data-state=ready]")
             # A person looks at the board a moment before the first click.
             page.wait_for_timeout(SETTLE_MS)
-            changes = page.evaluate(DEAL_CHANGES_SCRIPT, 100)
+            changes = page.evaluate(DEAL_CHANGES_SCRIPT, [100, REST_MS])
         context.close()
     return {
         "app": app,
@@ -247,6 +251,7 @@ def report(
     app, bare, repeat = figures["app"], figures["bare"], figures["repeat"]
     changes, painted = figures["changes"]["board"], figures["changes"]["painted"]
     p50, p95 = percentile(changes, 0.50), percentile(changes, 0.95)
+    painted_p95 = percentile(painted, 0.95)
     extra = (figures["app_bytes"] - figures["bare_bytes"]) / 1e6
     cold_ratio = statistics.median(app) / statistics.median(bare)
     repeat_ratio = statistics.median(repeat) / statistics.median(app)
@@ -272,12 +277,14 @@ def report(
             f"| ≤ {TARGETS['repeat']:.2f}x: {verdict(repeat_ratio <= TARGETS['repeat'])} |"
         ),
         (
-            f"| deal change (Next), {len(changes)} times | p50 {p50:.1f} ms, p95 {p95:.1f} ms | "
+            f"| deal change (Next), {len(changes)} times, {REST_MS} ms apart "
+            f"| p50 {p50:.1f} ms, p95 {p95:.1f} ms | "
             f"| p95 ≤ {TARGETS['p95']:.0f} ms: {verdict(p95 <= TARGETS['p95'])} |"
         ),
         (
             f"| deal change to its frame painted | p50 {percentile(painted, 0.50):.1f} ms, "
-            f"p95 {percentile(painted, 0.95):.1f} ms | | |"
+            f"p95 {painted_p95:.1f} ms | | p95 ≤ {TARGETS['painted']:.0f} ms: "
+            f"{verdict(painted_p95 <= TARGETS['painted'])} |"
         ),
         f"| bytes, bare cold | {figures['bare_bytes'] / 1e6:.2f} MB | | |",
         (

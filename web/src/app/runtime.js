@@ -72,7 +72,10 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
   function compileRuntime(url) {
     downloads.watch(url);
     runtimeModule = WebAssembly.compileStreaming(downloadRuntime(url));
-    runtimeModule.catch((error) => fail(new Error(`pyodide.asm.wasm: ${error.message}`)));
+    runtimeModule.then(
+      () => performance.mark("runtime-compiled"),
+      (error) => fail(new Error(`pyodide.asm.wasm: ${error.message}`)),
+    );
   }
 
   // --- the boot --------------------------------------------------------------------------------
@@ -89,17 +92,19 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
   async function boot({ started, manifest, runtime, glue, snapshots }) {
     await started;
     const files = await race(manifest);
+    performance.mark("manifest");
     compileRuntime(new URL(files.wasm, root).href);
     const stdlib = new URL(files.stdlib, root).href;
     downloads.prefetch(stdlib);
     const tools = await snapshots.catch(() => null);
     const saved = await tools?.findSnapshot(root, cacheName(files.build));
+    if (saved) performance.mark("snapshot-found");
     // The snapshot's bytes are read from now on, while the runtime loads and compiles.
     let restored = null;
     try {
       restored = saved ? tools.readSnapshot(saved) : null;
       // Awaited by restoreFiles, which turns a failure into a snapshot Pyodide rejects.
-      restored?.filled.catch(() => {});
+      restored?.filled.then(() => performance.mark("snapshot-read")).catch(() => {});
     } catch {
       await tools.forgetSnapshot(root, cacheName(files.build)); // its layout cannot be read
     }
