@@ -57,17 +57,22 @@ def long_cascade() -> tuple[int, list[str]]:
 
 
 PIP_SHAPES = re.compile(
-    r'\.(clubs|diamonds|hearts|spades) \{\n'
+    r"\.(clubs|diamonds|hearts|spades) \{\n"
     r'  --pip: url\("([^"]+)"\);\n'
-    r'  --pip-raster: url\("([^"]+)"\);'
+    r'  --pip-raster: url\("([^"]+)"\);\n'
+    r'  --pip-raster-down: url\("([^"]+)"\);'
 )
-"""A suit in cards.css: its SVG shape, then its PNG (web/tools/pips.py)."""
-ALPHA_JS = """async (url) => {
+"""A suit in cards.css: its SVG shape, then its PNGs upright and turned (web/tools/pips.py)."""
+ALPHA_JS = """async ([url, turned]) => {
     const image = new Image();
     image.src = url;
     await image.decode();
     const canvas = new OffscreenCanvas(96, 96);
     const context = canvas.getContext("2d");
+    if (turned) {
+        context.translate(96, 96);
+        context.rotate(Math.PI);
+    }
     context.drawImage(image, 0, 0, 96, 96);
     const { data } = context.getImageData(0, 0, 96, 96);
     return Array.from(data.filter((_, index) => index % 4 === 3));
@@ -76,16 +81,18 @@ ALPHA_JS = """async (url) => {
 
 class TestPips:
     def test_each_png_is_its_svg(self, page: Page) -> None:
-        """The cards' pips (PNGs) are the suits' SVG shapes, drawn the same size in Chromium."""
+        """The cards' pips (PNGs, upright and turned) are the suits' SVG shapes, in Chromium."""
         css = (ROOT / "web" / "src" / "styles" / "cards.css").read_text()
         shapes = PIP_SHAPES.findall(css)
-        assert sorted(suit for suit, _, _ in shapes) == ["clubs", "diamonds", "hearts", "spades"]
-        for suit, svg, png in shapes:
-            drawn, raster = page.evaluate(ALPHA_JS, svg), page.evaluate(ALPHA_JS, png)
-            differences = [abs(a - b) for a, b in zip(drawn, raster, strict=True)]
-            assert sum(drawn) > 96 * 96 * 255 * 0.2, suit  # a shape, not an empty square
-            assert sum(differences) / len(differences) < 1, suit
-            assert max(differences) < 64, suit
+        assert sorted(suit for suit, *_ in shapes) == ["clubs", "diamonds", "hearts", "spades"]
+        for suit, svg, upright, turned in shapes:
+            for png, turn in ((upright, False), (turned, True)):
+                drawn = page.evaluate(ALPHA_JS, [svg, turn])
+                raster = page.evaluate(ALPHA_JS, [png, False])
+                differences = [abs(a - b) for a, b in zip(drawn, raster, strict=True)]
+                assert sum(drawn) > 96 * 96 * 255 * 0.2, suit  # a shape, not an empty square
+                assert sum(differences) / len(differences) < 1, (suit, turn)
+                assert max(differences) < 64, (suit, turn)
 
 
 class TestTargets:
