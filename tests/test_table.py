@@ -64,19 +64,21 @@ PIP_SHAPES = re.compile(
 )
 """A suit in cards.css: its SVG shape, then its PNGs upright and turned (web/tools/pips.py)."""
 ALPHA_JS = """async ([url, turned]) => {
+    const size = 64;  // web/tools/pips.py's PIP_PX
     const image = new Image();
     image.src = url;
     await image.decode();
-    const canvas = new OffscreenCanvas(96, 96);
+    const canvas = new OffscreenCanvas(size, size);
     const context = canvas.getContext("2d");
     if (turned) {
-        context.translate(96, 96);
+        context.translate(size, size);
         context.rotate(Math.PI);
     }
-    context.drawImage(image, 0, 0, 96, 96);
-    const { data } = context.getImageData(0, 0, 96, 96);
+    context.drawImage(image, 0, 0, size, size);
+    const { data } = context.getImageData(0, 0, size, size);
     return Array.from(data.filter((_, index) => index % 4 === 3));
 }"""
+"""Draws an image 64 pixels square (the PNGs' size), turned or not; returns its alpha channel."""
 
 
 class TestPips:
@@ -90,7 +92,7 @@ class TestPips:
                 drawn = page.evaluate(ALPHA_JS, [svg, turn])
                 raster = page.evaluate(ALPHA_JS, [png, False])
                 differences = [abs(a - b) for a, b in zip(drawn, raster, strict=True)]
-                assert sum(drawn) > 96 * 96 * 255 * 0.2, suit  # a shape, not an empty square
+                assert sum(drawn) > 64 * 64 * 255 * 0.2, suit  # a shape, not an empty square
                 assert sum(differences) / len(differences) < 1, (suit, turn)
                 assert max(differences) < 64, (suit, turn)
 
