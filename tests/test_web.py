@@ -386,6 +386,24 @@ class TestKeyboard:
         dialog.locator("[data-action=close]").click()
         expect(dialog).to_be_hidden()
 
+    def test_a_number_typed_again_is_kept(self, app: Page) -> None:
+        """A number typed again after Next stays in the field while the deal's figures arrive.
+
+        The field once took any text the player had asked for before as not being typed, so the
+        render of a late reply (the grade, 100 ms and a search after the deal opened) put the
+        deal shown back over it, and Enter reopened that deal.
+        """
+        show(app, 617)
+        blur(app)
+        app.keyboard.press("n")
+        wait_for_deal(app, 618)
+        field = app.locator("#deal")
+        field.fill("617")
+        expect(app.locator("#board")).to_have_attribute("data-difficulty", re.compile("."))
+        expect(field).to_have_value("617")
+        field.press("Enter")
+        assert_shows(app, 617)
+
     def test_keys_in_the_field_are_text(self, app: Page) -> None:
         """Letters typed into the deal field are text, not shortcuts."""
         show(app, 617)

@@ -221,6 +221,9 @@ export function createPlay({ state, bridge, view, messages, stats }) {
       return false;
     }
     state.deal = reply.number;
+    // What the field asked for is now the deal shown: a number typed after Next or Random is
+    // typing, even the one asked for before (view.js renderField).
+    state.asked = String(reply.number);
     state.daily = daily;
     state.neighbours = { previous: reply.previous, next: reply.next };
     record(reply.game, { opened: true });

@@ -8,7 +8,7 @@ export const MOVE = new RegExp(`^(?:${rules.move})$`);
 export function createState() {
   return {
     deal: null, // the number of the deal on the board, null before the first one
-    asked: "", // the text of the deal the player last asked for (typed, or a link's)
+    asked: "", // the text of the deal last asked for (typed, a link's), then the deal shown
     // the deals Prev and Next open, from Python; null at an end of the deals (or none shown)
     neighbours: { previous: null, next: null },
     game: null, // the game as Python last reported it (freecell.Game.snapshot)
