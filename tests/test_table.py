@@ -7,7 +7,7 @@ statistics, reduced motion, and accessibility (axe-core, 0 violations).
 from __future__ import annotations
 
 import json
-import re
+import sys
 from typing import Any, cast
 
 import pytest
@@ -36,6 +36,9 @@ from helpers import (
 
 pytestmark = pytest.mark.browser
 
+sys.path.insert(0, str(ROOT / "web" / "tools"))
+import pips  # noqa: E402 - web/tools/pips.py, which draws the PNGs the test checks
+
 AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
 SIZES = [(360, 640), (360, 740), (1024, 600), (1280, 800), (1920, 1080), (2560, 1440)]
 FITS_JS = """() => {
@@ -56,45 +59,23 @@ def long_cascade() -> tuple[int, list[str]]:
     return 22, moves
 
 
-PIP_SHAPES = re.compile(
-    r"\.(clubs|diamonds|hearts|spades) \{\n"
-    r'  --pip: url\("([^"]+)"\);\n'
-    r'  --pip-raster: url\("([^"]+)"\);\n'
-    r'  --pip-raster-down: url\("([^"]+)"\);'
-)
-"""A suit in cards.css: its SVG shape, then its PNGs upright and turned (web/tools/pips.py)."""
-ALPHA_JS = """async ([url, turned]) => {
-    const size = 64;  // web/tools/pips.py's PIP_PX
-    const image = new Image();
-    image.src = url;
-    await image.decode();
-    const canvas = new OffscreenCanvas(size, size);
-    const context = canvas.getContext("2d");
-    if (turned) {
-        context.translate(size, size);
-        context.rotate(Math.PI);
-    }
-    context.drawImage(image, 0, 0, size, size);
-    const { data } = context.getImageData(0, 0, size, size);
-    return Array.from(data.filter((_, index) => index % 4 === 3));
-}"""
-"""Draws an image 64 pixels square (the PNGs' size), turned or not; returns its alpha channel."""
-
-
 class TestPips:
     def test_each_png_is_its_svg(self, page: Page) -> None:
         """The cards' pips (PNGs, upright and turned) are the suits' SVG shapes, in Chromium."""
-        css = (ROOT / "web" / "src" / "styles" / "cards.css").read_text()
-        shapes = PIP_SHAPES.findall(css)
-        assert sorted(suit for suit, *_ in shapes) == ["clubs", "diamonds", "hearts", "spades"]
-        for suit, svg, upright, turned in shapes:
-            for png, turn in ((upright, False), (turned, True)):
-                drawn = page.evaluate(ALPHA_JS, [svg, turn])
-                raster = page.evaluate(ALPHA_JS, [png, False])
+        css = pips.CARDS_CSS.read_text()
+        shapes = list(pips.SUIT_RULE.finditer(css))
+        assert sorted(shape["suit"] for shape in shapes) == sorted(pips.suit_shapes(css))
+        assert len(shapes) == 4
+        size = pips.PIP_PX
+        for shape in shapes:
+            for png, turned in ((shape["up"], False), (shape["down"], True)):
+                assert png, (shape["suit"], turned)
+                drawn = page.evaluate(pips.ALPHA_JS, [shape["svg"], size, turned])
+                raster = page.evaluate(pips.ALPHA_JS, [png, size, False])
                 differences = [abs(a - b) for a, b in zip(drawn, raster, strict=True)]
-                assert sum(drawn) > 64 * 64 * 255 * 0.2, suit  # a shape, not an empty square
-                assert sum(differences) / len(differences) < 1, (suit, turn)
-                assert max(differences) < 64, (suit, turn)
+                assert sum(drawn) > size * size * 255 * 0.2  # a shape, not an empty square
+                assert sum(differences) / len(differences) < 1, (shape["suit"], turned)
+                assert max(differences) < 64, (shape["suit"], turned)
 
 
 class TestTargets:

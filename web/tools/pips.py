@@ -33,8 +33,8 @@ LEVELS = 16
 """The opacities a PNG's pixel takes, from transparent to opaque (a 4-bit palette)."""
 SUIT_RULE = re.compile(
     r'(?P<head>\.(?P<suit>clubs|diamonds|hearts|spades) \{\n  --pip: url\("(?P<svg>[^"]+)"\);\n)'
-    r'(?:  --pip-raster: url\("[^"]*"\);\n)?'
-    r'(?:  --pip-raster-down: url\("[^"]*"\);\n)?'
+    r'(?:  --pip-raster: url\("(?P<up>[^"]*)"\);\n)?'
+    r'(?:  --pip-raster-down: url\("(?P<down>[^"]*)"\);\n)?'
 )
 """A suit's rule in cards.css: its SVG shape, then the PNGs drawn from it, upright and turned
 (if drawn yet)."""
