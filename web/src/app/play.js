@@ -182,10 +182,11 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     );
   }
 
-  /** Ask Python for the grade of deal `number` (its search is the one the guard starts). */
+  /**
+   * Ask Python for the grade of deal `number` (its search is the one the guard starts); settle
+   * has cleared the last one and marked it pending.
+   */
   function grade(number) {
-    state.difficulty = null;
-    state.pending.grade = true;
     call("grade").then((reply) => {
       if (state.deal !== number) return; // another deal opened
       state.difficulty = reply.ok ? reply.difficulty : null;
@@ -199,8 +200,6 @@ export function createPlay({ state, bridge, view, messages, stats }) {
    * table the first time: offline and not kept, there is no figure, and the next deal tries).
    */
   function minCells(number) {
-    state.minCells = null;
-    state.pending.minCells = true;
     call("min_cells").then((reply) => {
       if (state.deal !== number) return; // another deal opened
       state.minCells = reply.ok ? reply.min_cells : null;
