@@ -40,15 +40,16 @@ VENV = ROOT / ".venv"
 VENV_PYTHON = VENV / "bin" / "python"
 WHEEL_DIR = ROOT / "build" / "wheel"
 PAGE_WHEEL_DIR = ROOT / "build" / "page-wheel"
-PAGE_LEAVES_OUT = frozenset({"freecell/_cli/analyze.py", "freecell/_cli/dataset.py"})
-"""The wheel's files that the page's copy of it leaves out: `freecell analyze`, which needs its
-extra's libraries (Dask, pyarrow: not in Pyodide) and is never imported in the page."""
+PAGE_LEAVES_OUT = re.compile(r"freecell/(__main__\.py|_cli/.*)|[^/]+\.dist-info/entry_points\.txt")
+"""The wheel's files that the page's copy of it leaves out: the command line, which the page
+never runs (`freecell analyze` among it needs its extra's libraries, Dask and pyarrow, which
+Pyodide has not)."""
 WEB = ROOT / "web"
 DIST = ROOT / "dist"
 PYODIDE = WEB / "node_modules" / "pyodide"
-STDLIB_DIR = ROOT / "build" / "stdlib"
+COMPILED_DIR = ROOT / "build" / "compiled"
 MICROPIP_DIR = ROOT / "build" / "micropip"
-COMPILE_STDLIB = WEB / "tools" / "compile_stdlib.mjs"
+COMPILE_PYTHON = WEB / "tools" / "compile_python.mjs"
 SERVICE_WORKER = "sw.js"
 LAZY = "data/"
 """Files under this folder of the site are fetched when the page first needs them (the table
@@ -129,16 +130,15 @@ def page_wheel(wheel: Path) -> Path:
     shutil.rmtree(PAGE_WHEEL_DIR, ignore_errors=True)
     PAGE_WHEEL_DIR.mkdir(parents=True)
     with zipfile.ZipFile(wheel) as source, zipfile.ZipFile(target, "w") as copy:
-        names = {info.filename for info in source.infolist()}
-        if missing := PAGE_LEAVES_OUT - names:
-            sys.exit(f"build.py: the wheel has no {', '.join(sorted(missing))} to leave out")
+        if not any(PAGE_LEAVES_OUT.fullmatch(name) for name in source.namelist()):
+            sys.exit("build.py: the wheel has none of the files the page leaves out")
         for info in source.infolist():
             data = source.read(info)
-            if info.filename in PAGE_LEAVES_OUT:
+            if PAGE_LEAVES_OUT.fullmatch(info.filename):
                 continue
             if info.filename.endswith(".dist-info/RECORD"):
                 lines = data.decode().splitlines(keepends=True)
-                kept = [line for line in lines if line.split(",")[0] not in PAGE_LEAVES_OUT]
+                kept = [line for line in lines if not PAGE_LEAVES_OUT.fullmatch(line.split(",")[0])]
                 data = "".join(kept).encode()
             copy.writestr(info, data)
     return target
@@ -188,32 +188,38 @@ def download_micropip(file_name: str) -> Path:
     return wheel
 
 
-def compile_stdlib(runtime: dict[str, Any], micropip: Path, dealer: Path) -> Path:
-    """Return the page's standard library, compiled to bytecode by the runtime itself (cached).
+def compile_python(runtime: dict[str, Any], micropip: Path, dealer: Path) -> dict[str, Path]:
+    """Return the page's Python, compiled to bytecode by the runtime itself (cached).
 
-    web/tools/compile_stdlib.mjs boots the runtime under Node.js, runs the page's boot and
-    every request of its API, compile_stdlib.py compiles what they imported and nothing else,
-    and the result must boot the page in a fresh runtime; build/stdlib/ keeps one result per
-    runtime version and inputs.
+    By key: ``stdlib`` its standard library, ``micropip`` and ``dealer`` the two wheels.
+
+    web/tools/compile_python.mjs boots the runtime under Node.js, runs the page's boot and
+    every request of its API, compile_python.py compiles what they imported (of our wheel,
+    every module) and nothing else, and the results must boot the page in a fresh runtime;
+    build/compiled/ keeps one result per runtime version and inputs.
     """
     h = hashlib.sha256(runtime["pyodide"].encode())
-    compiler = COMPILE_STDLIB.with_suffix(".py")
-    for path in (COMPILE_STDLIB, compiler, PYODIDE / "python_stdlib.zip", micropip, dealer):
+    compiler = COMPILE_PYTHON.with_suffix(".py")
+    for path in (COMPILE_PYTHON, compiler, PYODIDE / "python_stdlib.zip", micropip, dealer):
         h.update(path.read_bytes())
-    folder = STDLIB_DIR / f"{runtime['pyodide']}-{h.hexdigest()[:16]}"
-    result = folder / "python_stdlib.zip"
-    if result.exists():
-        return result
+    folder = COMPILED_DIR / f"{runtime['pyodide']}-{h.hexdigest()[:16]}"
+    results = {
+        "stdlib": folder / "python_stdlib.zip",
+        "micropip": folder / micropip.name,
+        "dealer": folder / dealer.name,
+    }
+    if all(path.exists() for path in results.values()):
+        return results
     if shutil.which("node") is None:
         log("node is missing: install Node.js (Debian: apt-get install nodejs)")
         sys.exit(1)
-    log(f"compiling the standard library to bytecode in Pyodide {runtime['pyodide']}")
-    shutil.rmtree(STDLIB_DIR, ignore_errors=True)
-    folder.mkdir(parents=True)
-    partial = folder / "python_stdlib.zip.partial"
-    run("node", COMPILE_STDLIB, PYODIDE, micropip, dealer, partial)
-    partial.rename(result)
-    return result
+    log(f"compiling the page's Python to bytecode in Pyodide {runtime['pyodide']}")
+    shutil.rmtree(COMPILED_DIR, ignore_errors=True)
+    partial = folder.with_name(folder.name + ".partial")
+    partial.mkdir(parents=True)
+    run("node", COMPILE_PYTHON, PYODIDE, micropip, dealer, partial)
+    partial.rename(folder)
+    return results
 
 
 PRELOADS_PLACEHOLDER = "<!-- build.py: the runtime's preloads -->"
@@ -271,7 +277,7 @@ def build_site() -> None:
     dealer = page_wheel(build_wheel())
     runtime = install_runtime()
     micropip = download_micropip(runtime.pop("micropip"))
-    stdlib = compile_stdlib(runtime, micropip, dealer)
+    compiled = compile_python(runtime, micropip, dealer)
     log("building dist/")
     shutil.rmtree(DIST, ignore_errors=True)
     shutil.copytree(WEB / "src", DIST)
@@ -284,9 +290,9 @@ def build_site() -> None:
     placed = {}
     for key, source, folder in (
         ("wasm", PYODIDE / WASM, "pyodide"),
-        ("stdlib", stdlib, "stdlib"),
-        ("micropip", micropip, "wheels"),
-        ("dealer", dealer, "wheels"),
+        ("stdlib", compiled["stdlib"], "stdlib"),
+        ("micropip", compiled["micropip"], "wheels"),
+        ("dealer", compiled["dealer"], "wheels"),
     ):
         target = DIST / folder / digest([source])[:12] / source.name
         target.parent.mkdir(parents=True)

@@ -1,13 +1,17 @@
-"""Compare the deal changes of several builds side by side, in one browser, round by round.
+"""Compare the deal changes or cold visits of several builds side by side, round by round.
 
     .venv/bin/python bench/bench_builds.py before=/path/to/old/dist now=dist
     .venv/bin/python bench/bench_builds.py --phone before=/path/to/old/dist now=dist
+    .venv/bin/python bench/bench_builds.py --cold [--network fast] before=... now=...
 
 Each build is served on its own port and opened in its own context (?deal=1, then a rest once
 ready); then, round after round, each page clicks Next 25 times with bench_web.py's script: the
 time to the new board in the DOM and to the frame that shows it painted. The pages are 1280 x 800
 desktops, or with --phone 360 x 740 touch phones (is_mobile, has_touch, 2 device pixels a pixel).
-A slow or busy machine slows every build alike, so the ratios hold where absolute figures do
+With --cold, each round opens each build once in a new disk profile
+(bench_network.py's cold visit, served as a CDN, over a shaped link if --network is named) and
+prints the time to the first board and the worker's marks, medians. A slow or busy machine slows
+every build alike, so the ratios hold where absolute figures do
 not. To get an older build: `git worktree add /tmp/old <rev>`, link web/node_modules and .venv
 into it, and run `python3 build.py` there.
 """
@@ -15,29 +19,71 @@ into it, and run `python3 build.py` there.
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from bench_network import cold, profiles
 from bench_web import DEAL_CHANGES_SCRIPT, REST_MS, SETTLE_MS, percentile
 from playwright.sync_api import Page, sync_playwright
 
 from build import CHROMIUM_ARGS, chromium_executable  # at the root, on the path since bench_web
-from site_server import serve
+from site_server import NETWORKS, Cdn, Link, serve
 
 
 def main() -> None:
     """Measure the builds named on the command line and print a Markdown table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("builds", nargs="+", metavar="NAME=DIST", help="a name and a dist/")
-    parser.add_argument("--rounds", type=int, default=8, help="rounds of 25 changes (8)")
+    parser.add_argument("--rounds", type=int, help="rounds (8 of 25 changes; 5 cold visits)")
     parser.add_argument("--phone", action="store_true", help="a 360 x 740 touch phone's pages")
+    parser.add_argument("--cold", action="store_true", help="cold visits instead (5 rounds)")
+    parser.add_argument("--network", choices=sorted(NETWORKS), help="--cold over this link")
     args = parser.parse_args()
     builds = dict(item.split("=", 1) for item in args.builds)
     for name, folder in builds.items():
         if not (Path(folder) / "index.html").exists():
             sys.exit(f"{name}: {folder} has no index.html; build it first")
+    if args.cold:
+        cold_visits(builds, args.rounds or 5, args.network)
+    else:
+        deal_changes(builds, args.rounds or 8, args.phone)
+
+
+def cold_visits(builds: dict[str, str], rounds: int, network: str | None) -> None:
+    """Open each build cold, round after round; print the medians and the worker's marks."""
+    times: dict[str, list[float]] = {name: [] for name in builds}
+    marks: dict[str, dict[str, list[float]]] = {name: {} for name in builds}
+    with ExitStack() as stack, sync_playwright() as playwright:
+        new_profile = profiles(playwright, chromium_executable())
+        sites = {}
+        for name, folder in builds.items():
+            cdn = Cdn(link=Link(*NETWORKS[network]) if network else None, log=[])
+            sites[name] = (stack.enter_context(serve(Path(folder), cdn=cdn)), cdn)
+        for _ in range(rounds):
+            for name, (base, cdn) in sites.items():
+                assert cdn.log is not None
+                load, timings = cold(new_profile, f"{base}index.html?deal=617", cdn.log)
+                times[name].append(load.elapsed)
+                for mark in timings["marks"]:
+                    at = mark["at"] - timings["origin"]
+                    marks[name].setdefault(mark["name"], []).append(at)
+    first = next(iter(builds))
+    print(f"| build | cold, to the first board ({rounds} visits, median) | ratio |")
+    print("|---|---:|---:|")
+    for name, values in times.items():
+        ratio = statistics.median(values) / statistics.median(times[first])
+        print(f"| {name} | {statistics.median(values):,.0f} ms | {ratio:.2f}x {first} |")
+    for name, found in marks.items():
+        medians = sorted((statistics.median(at), mark) for mark, at in found.items())
+        print(f"\n{name}, the worker's marks (ms from navigation, medians):")
+        print(", ".join(f"{mark} {at:,.0f}" for at, mark in medians))
+
+
+def deal_changes(builds: dict[str, str], rounds: int, phone: bool) -> None:
+    """Click Next in each build, round after round; print the board and painted times."""
     times: dict[str, dict[str, list[float]]] = {
         name: {"board": [], "painted": []} for name in builds
     }
@@ -51,7 +97,7 @@ def main() -> None:
             device: dict[str, Any] = (
                 {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
                  "device_scale_factor": 2}
-                if args.phone
+                if phone
                 else {"viewport": {"width": 1280, "height": 800}}
             )  # fmt: skip
             page = browser.new_context(**device).new_page()
@@ -60,7 +106,7 @@ def main() -> None:
             page.wait_for_timeout(SETTLE_MS)
             page.evaluate(DEAL_CHANGES_SCRIPT, [10, REST_MS])  # the same start for every build
             pages[name] = page
-        for _ in range(args.rounds):
+        for _ in range(rounds):
             for name, page in pages.items():
                 page.bring_to_front()
                 measured = page.evaluate(DEAL_CHANGES_SCRIPT, [25, REST_MS])

@@ -1,7 +1,7 @@
 """The library runs unchanged on Pyodide's Python 3.14 (under Node.js, from the built wheel).
 
-Also with the site's own standard library (dist/stdlib/: only what the page imports, compiled):
-every request of the page's API answers there as it does in CPython.
+Also with the site's own Python (dist/stdlib/ and dist/wheels/: only what the page imports,
+compiled): every request of the page's API answers there as it does in CPython.
 """
 
 import json
@@ -79,13 +79,14 @@ class TestOnPyodide:
 WEB_CHECKS = ROOT / "tests" / "pyodide_web_checks.py"
 
 
-class TestSiteStandardLibrary:
-    """The site's standard library is enough for everything the page asks Python."""
+class TestSitePython:
+    """The site's standard library and compiled wheel are enough for what the page asks."""
 
     def test_every_request_answers_as_in_cpython(self) -> None:
         """Each request of the page's API, refusals included, replies as CPython's does."""
-        node, wheel = node_and_wheel()
-        stdlib = DIST / manifest()["stdlib"]
+        node, _ = node_and_wheel()
+        files = manifest()
+        stdlib, wheel = DIST / files["stdlib"], DIST / files["dealer"]
         in_pyodide = run_node(
             node, "pyodide_run.mjs", RUNTIME, wheel, WEB_CHECKS, "--stdlib", stdlib
         )
@@ -127,7 +128,7 @@ class TestSnapshot:
         assert snapshot_result["dealer_version"] == freecell.__version__
         assert snapshot_result["dealer_file_exists"] is True
         files = snapshot_result["files"]
-        assert any(path.endswith("/freecell/_web.py") for path in files)
+        assert any(path.endswith("/freecell/_web.pyc") for path in files)
         assert any(path.endswith(".dist-info/METADATA") for path in files)
 
     def test_no_installer_in_the_snapshot(self, snapshot_result: dict[str, Any]) -> None:

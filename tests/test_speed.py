@@ -394,23 +394,52 @@ class TestAppShell:
             assert set(builds) == {build}
 
 
-class TestSiteWheel:
-    def test_the_page_wheel_is_the_library_less_analyze(self) -> None:
-        """The site's wheel is the library's, less the modules that import the analyze extra.
+def wheel_files(path: Path) -> dict[str, bytes]:
+    """Return the files of the wheel at `path`, by name."""
+    with zipfile.ZipFile(path) as wheel:
+        return {name: wheel.read(name) for name in wheel.namelist()}
 
-        `freecell analyze` needs Dask and pyarrow, which Pyodide has not, and the page never runs
-        it: those bytes stay off the wire. Every other file is the library's own, byte for byte,
-        and the wheel's RECORD names exactly its files with their hashes.
+
+def check_compiled(page: dict[str, bytes], original: dict[str, bytes]) -> None:
+    """Check that `page` holds `original`'s modules compiled and its other files unchanged.
+
+    Each module is a sourceless ``.pyc`` (no source date or size to check in its header); every
+    other file is the original's, byte for byte; the RECORD names exactly the files, with their
+    hashes and sizes.
+    """
+    (record,) = (name for name in page if name.endswith(".dist-info/RECORD"))
+    for name, data in page.items():
+        if name.endswith(".pyc"):
+            assert name.removesuffix("c") in original
+            assert data[4:16] == bytes(12), name
+        elif name != record:
+            assert data == original[name], name
+    listed = {}
+    for line in page[record].decode().splitlines():
+        name, hashed, size = line.split(",")
+        listed[name] = (hashed, size)
+    assert set(listed) == set(page)
+    for name, data in page.items():
+        if name != record:
+            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+            assert listed[name] == (f"sha256={digest.decode()}", str(len(data)))
+
+
+class TestSiteWheels:
+    def test_the_page_wheel_is_the_library_compiled_less_the_command_line(self) -> None:
+        """The site's wheel is the library's, compiled, less the command line.
+
+        The page never runs the command line, and `freecell analyze` needs Dask and pyarrow,
+        which Pyodide has not: those bytes stay off the wire. Every module of the rest is there,
+        compiled to bytecode (in the runtime itself, at build time: see compile_python.mjs).
         """
         extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
             "optional-dependencies"
         ]["analyze"]
         needs = {re.split(r"[=<>~!\[ ]", requirement)[0] for requirement in extra}
         (library,) = (ROOT / "build" / "wheel").glob("freecell_deals-*.whl")
-        with zipfile.ZipFile(library) as wheel:
-            original = {name: wheel.read(name) for name in wheel.namelist()}
-        with zipfile.ZipFile(DIST / manifest()["dealer"]) as wheel:
-            page = {name: wheel.read(name) for name in wheel.namelist()}
+        original = wheel_files(library)
+        page = wheel_files(DIST / manifest()["dealer"])
 
         def imports(source: bytes) -> set[str]:
             found = set()
@@ -421,22 +450,34 @@ class TestSiteWheel:
                     found.add(node.module.split(".")[0])
             return found
 
-        left_out = {
+        command_line = {
+            name
+            for name in original
+            if name.startswith("freecell/_cli/")
+            or name == "freecell/__main__.py"
+            or name.endswith(".dist-info/entry_points.txt")
+        }
+        analyze = {
             name for name in original if name.endswith(".py") and imports(original[name]) & needs
         }
-        assert left_out, f"no module of the library imports {needs}: nothing to leave out"
-        assert set(page) == set(original) - left_out
-        (record,) = (name for name in page if name.endswith(".dist-info/RECORD"))
-        listed = {}
-        for line in page[record].decode().splitlines():
-            name, hashed, _ = line.split(",")
-            listed[name] = hashed
-        assert set(listed) == set(page)
-        for name, data in page.items():
-            if name != record:
-                assert data == original[name]
-                digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
-                assert listed[name] == f"sha256={digest.decode()}"
+        assert analyze, f"no module of the library imports {needs}: nothing to leave out"
+        assert analyze <= command_line
+        kept = set(original) - command_line
+        assert set(page) == {name + "c" if name.endswith(".py") else name for name in kept}
+        check_compiled(page, original)
+
+    def test_micropip_is_compiled(self) -> None:
+        """The site's micropip is the wheel the runtime's lock names, its modules compiled.
+
+        Of its modules, those the page's boot imports; the page uses micropip to install one
+        wheel from a file, and the build checks that the result does.
+        """
+        files = manifest()
+        page = wheel_files(DIST / files["micropip"])
+        original = wheel_files(ROOT / "build" / "micropip" / Path(files["micropip"]).name)
+        assert "micropip/__init__.pyc" in page
+        assert not [name for name in page if name.endswith(".py")]
+        check_compiled(page, original)
 
 
 class TestCompiledStdlib:

@@ -1,0 +1,95 @@
+// Build the page's Python: exactly the modules the page imports, compiled to bytecode, and
+// check that it is enough.
+//
+// Usage: node web/tools/compile_python.mjs RUNTIME_DIR MICROPIP_WHEEL DEALER_WHEEL OUT_DIR
+// Writes OUT_DIR/python_stdlib.zip and the two wheels, compiled, under their own names.
+//
+// The stock python_stdlib.zip and the wheels hold only sources, which a page would compile on
+// every first visit, and most of which it never imports. This runs the page's own boot inside
+// the same Pyodide under Node.js (micropip installs the dealer's wheel, as the worker does,
+// then every request of the page's API runs once: freecell._web.warm_up), and
+// compile_python.py compiles what was imported, in a second runtime. Then a third, with only
+// the results, runs the same boot again: a module the page needs but they lack fails the build
+// here, not in a visitor's browser.
+import { readFileSync, writeFileSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [runtime, micropipWheel, dealerWheel, out] = process.argv.slice(2);
+if (!out) {
+  console.error("usage: node compile_python.mjs RUNTIME_DIR MICROPIP_WHEEL DEALER_WHEEL OUT_DIR");
+  process.exit(2);
+}
+const { loadPyodide } = await import(pathToFileURL(join(runtime, "pyodide.mjs")).href);
+const { takeSnapshot } = await import("../src/app/snapshot.js");
+const indexURL = `${resolve(runtime)}/`;
+
+/**
+ * The page's boot after loadPyodide (worker.js): micropip (from `installer`) installs the
+ * dealer (`dealer`), which is imported and runs every request once.
+ */
+async function pageBoot(pyodide, installer, dealer) {
+  await pyodide.loadPackage(resolve(installer), { messageCallback: () => {} });
+  if (!pyodide.loadedPackages.micropip) throw new Error(`could not load ${installer}`);
+  const path = `/tmp/${basename(dealer)}`;
+  pyodide.FS.writeFile(path, new Uint8Array(readFileSync(dealer)));
+  const micropip = pyodide.pyimport("micropip");
+  await micropip.install(`emfs:${path}`);
+  micropip.destroy();
+  pyodide.pyimport("freecell._web").warm_up(617, 60); // a hint's whole search too
+}
+
+/** A runtime with compile_python.py importable. */
+function withCompiler(pyodide) {
+  const compiler = readFileSync(new URL("./compile_python.py", import.meta.url));
+  pyodide.FS.mkdirTree("/tools");
+  pyodide.FS.writeFile("/tools/compile_python.py", compiler);
+  pyodide.pyimport("sys").path.insert(0, "/tools");
+  return pyodide.pyimport("compile_python");
+}
+
+// What the page imports.
+const page = await loadPyodide({ indexURL });
+await pageBoot(page, micropipWheel, dealerWheel);
+const { stdlib, packages } = withCompiler(page).imported().toJs({ dict_converter: Object.fromEntries });
+const ofMicropip = packages.filter((name) => name.startsWith("micropip/"));
+
+// Compiled in a fresh runtime, without column positions in the code objects
+// (PYTHONNODEBUGRANGES): a quarter fewer bytes; tracebacks then show no ^^^ markers under the
+// failing expression, only its line.
+const compiling = await loadPyodide({ indexURL, env: { PYTHONNODEBUGRANGES: "1" } });
+const compiler = withCompiler(compiling);
+const results = {
+  stdlib: join(out, "python_stdlib.zip"),
+  micropip: join(out, basename(micropipWheel)),
+  dealer: join(out, basename(dealerWheel)),
+};
+const summary = [compiler.build_stdlib(compiling.toPy(stdlib), "/tmp/python_stdlib.zip")];
+for (const [wheel, only] of [
+  [micropipWheel, compiling.toPy(ofMicropip)],
+  [dealerWheel, undefined], // every module
+]) {
+  const from = `/tmp/in-${basename(wheel)}`;
+  compiling.FS.writeFile(from, new Uint8Array(readFileSync(wheel)));
+  summary.push(compiler.build_wheel(from, `/tmp/${basename(wheel)}`, only));
+}
+for (const path of Object.values(results)) {
+  writeFileSync(path, compiling.FS.readFile(`/tmp/${basename(path)}`));
+}
+
+// The check: the page's boot in a fresh runtime that has only the results, memory snapshot
+// included (the worker takes one on a first visit).
+try {
+  const fresh = await loadPyodide({
+    indexURL,
+    stdLibURL: resolve(results.stdlib),
+    _makeSnapshot: true,
+  });
+  await pageBoot(fresh, results.micropip, results.dealer);
+  await new Promise((resolve) => setTimeout(resolve, 0)); // as the worker does
+  if (!takeSnapshot(fresh)) throw new Error("no memory snapshot could be taken");
+} catch (error) {
+  console.error(`The compiled Python is not enough for the page's boot:\n${error}`);
+  process.exit(1);
+}
+console.log(summary.join("\n"));
