@@ -97,6 +97,26 @@ class TestSitePython:
         assert len(in_pyodide) > 40
         assert in_pyodide == in_cpython
 
+    def test_a_traceback_into_the_standard_library(self) -> None:
+        """Each frame of the site's compiled standard library has its file, function and line.
+
+        Its line is the function's first (one line a function: compile_python.py), so a
+        traceback names where it went; Pyodide formats one for every Python error it hands
+        to JavaScript.
+        """
+        node, _ = node_and_wheel()
+        files = manifest()
+        stdlib, wheel = DIST / files["stdlib"], DIST / files["dealer"]
+        checks = ROOT / "tests" / "pyodide_traceback_checks.py"
+        result = run_node(node, "pyodide_run.mjs", RUNTIME, wheel, checks, "--stdlib", stdlib)
+        frames = result["frames"]
+        assert [name for _, name, _ in frames[1:]] == ["loads", "decode", "raw_decode"]
+        for filename, _, line in frames[1:]:
+            assert filename.startswith("/lib/python314.zip/json/")
+            assert isinstance(line, int)
+            assert line > 1
+        assert "json.decoder.JSONDecodeError: Expecting property name" in result["formatted"]
+
 
 @pytest.fixture(scope="module")
 def snapshot_result() -> dict[str, Any]:

@@ -65,13 +65,14 @@ const results = {
   dealer: join(out, basename(dealerWheel)),
 };
 const summary = [compiler.build_stdlib(compiling.toPy(stdlib), "/tmp/python_stdlib.zip")];
-for (const [wheel, only] of [
-  [micropipWheel, compiling.toPy(ofMicropip)],
-  [dealerWheel, undefined], // every module
+for (const [wheel, only, lines] of [
+  [micropipWheel, compiling.toPy(ofMicropip), false],
+  [dealerWheel, undefined, true], // every module, with its lines: our tracebacks say where
 ]) {
   const from = `/tmp/in-${basename(wheel)}`;
   compiling.FS.writeFile(from, new Uint8Array(readFileSync(wheel)));
-  summary.push(compiler.build_wheel(from, `/tmp/${basename(wheel)}`, only));
+  const to = `/tmp/${basename(wheel)}`;
+  summary.push(compiler.build_wheel.callKwargs(from, to, only, { lines }));
 }
 for (const path of Object.values(results)) {
   writeFileSync(path, compiling.FS.readFile(`/tmp/${basename(path)}`));
