@@ -12,14 +12,13 @@ so their magic number and bytecode are what the browser's runtime expects:
 - our wheel (already the page's copy, without the command line): every module, compiled.
 
 A module the page imports later must be imported by ``warm_up`` (the build checks the result
-in a third, fresh runtime). Docstrings and asserts are left out (``optimize=2``), and so, but
-in our own wheel, are the line tables, for one line a function (:func:`first_lines`: 14 % of
-the standard library's bytes). The ``.pyc``
-files use the legacy sourceless layout (``foo.pyc`` where ``foo.py`` was), which zipimport and
-the path finder load directly, with no source to check against; tracebacks name the file the
-source would be at. Pyodide's own package wheels are compiled the same way. The outputs are
-deterministic: sorted members, fixed timestamps, and, compiled in a fresh runtime, the same
-bytes for the same inputs.
+in a third, fresh runtime). Docstrings and asserts are left out (``optimize=2``); so are the
+line tables but for our own wheel's, one line a function instead (:func:`first_lines`: 14 % of
+the standard library's bytes). The ``.pyc`` files use the legacy sourceless layout (``foo.pyc``
+where ``foo.py`` was), which zipimport and the path finder load directly, with no source to
+check against; tracebacks name the file the source would be at. Pyodide's own package wheels
+are compiled the same way. The outputs are deterministic: sorted members, fixed timestamps,
+and, compiled in a fresh runtime, the same bytes for the same inputs.
 """
 
 from __future__ import annotations
@@ -64,8 +63,9 @@ def first_lines(code: CodeType) -> CodeType:
     for all (the ``def``, or a module's line 1): two bytes for eight instructions, where the
     real table takes one to three for each, so that a traceback into the standard library
     names each frame's function and file, not the line within it. The entries are those of
-    CPython's location table (InternalDocs/code_objects.md): a first byte ``0b1CCCCLLL`` of
-    kind C = 13, "no columns", for L + 1 code units, then the line's change, 0.
+    CPython's location table (its InternalDocs/code_objects.md): a first byte ``0b1CCCCLLL``
+    of kind C = 13, "no columns", for L + 1 code units, then the line's change as a signed
+    varint, 0.
     """
     units = len(code.co_code) // 2
     table = bytearray()
