@@ -51,7 +51,8 @@ function withCompiler(pyodide) {
 // What the page imports.
 const page = await loadPyodide({ indexURL });
 await pageBoot(page, micropipWheel, dealerWheel);
-const { stdlib, packages } = withCompiler(page).imported().toJs({ dict_converter: Object.fromEntries });
+const imported = withCompiler(page).imported().toJs({ dict_converter: Object.fromEntries });
+const { stdlib, packages } = imported;
 const ofMicropip = packages.filter((name) => name.startsWith("micropip/"));
 
 // Compiled in a fresh runtime, without column positions in the code objects
