@@ -232,7 +232,8 @@ def write_preloads(site: Path, urls: list[str]) -> None:
     the Python worker (a worker cannot use the page's preloads itself). The service worker
     serves the page without them: its copies are at hand. (The WebAssembly is not among them:
     the worker downloads it itself, so that the browser can keep its compiled code; see
-    worker.js.)
+    worker.js. Nor are the wheels: the worker downloads them once the WebAssembly is in, see
+    runtime.js.)
     """
     page = site / "index.html"
     text = page.read_text()
@@ -298,7 +299,7 @@ def build_site() -> None:
         target.parent.mkdir(parents=True)
         shutil.copy2(source, target)
         placed[key] = target.relative_to(DIST).as_posix()
-    write_preloads(DIST, [placed["stdlib"], placed["micropip"], placed["dealer"]])
+    write_preloads(DIST, [placed["stdlib"]])
     seal(DIST, {**runtime, **placed})
     (DIST / ".nojekyll").write_text("")  # GitHub Pages: serve the files as they are
 

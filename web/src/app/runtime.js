@@ -112,16 +112,13 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
     const micropip = new URL(files.micropip, root).href;
     for (const url of [stdlib, ...(restored ? [] : [micropip, dealer])]) downloads.watch(url);
     downloads.size(files.files, root);
-    if (restored) {
-      // the page's preloads of the wheels are not needed: Python resumes with ours installed
-      for (const url of [micropip, dealer]) downloads.drop(url);
-    } else {
-      downloads.prefetch(micropip); // for loadPackage, once Python has started
-    }
-    // Our wheel downloads alongside the runtime's files.
+    // The wheels are needed only once Python has started (a resumed Python needs none): they
+    // download once the WebAssembly is in, which has the link to itself until then.
+    const runtimeIn = runtimeModule.catch(() => {}); // its failure fails the boot already
+    if (!restored) runtimeIn.then(() => downloads.prefetch(micropip)); // for loadPackage
     const wheel = () =>
       downloads.fetchOk(new URL(dealer)).then((response) => response.arrayBuffer());
-    const firstWheel = restored ? null : wheel();
+    const firstWheel = restored ? null : runtimeIn.then(wheel);
     firstWheel?.catch(() => {}); // awaited by bootAndSave, which fails the boot with it
     const [{ loadPyodide }, { default: createPyodideModule }] = await race(
       Promise.all([runtime, glue]),

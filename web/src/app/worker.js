@@ -54,10 +54,10 @@
 // Game replies: {ok, error?, code?, params?, notice?, game, steps?, ...}; game is the state
 // after the request (see freecell._web).
 //
-// Boot, as parallel as it can be. The page's preloads start the standard library's, micropip's
-// and our wheel's downloads with the page (build.py writes them into index.html), and boot.js hands
-// them over. The worker starts the runtime's two modules, the manifest and snapshot.js at once,
-// then the WebAssembly, which it compiles while it streams (see runtime.js).
+// Boot, as parallel as it can be. The page's preload starts the standard library's download
+// with the page (build.py writes it into index.html), and boot.js hands it over. The worker
+// starts the runtime's two modules, the manifest and snapshot.js at once, then the WebAssembly,
+// which it compiles while it streams, then the wheels (see runtime.js).
 // The first boot of a build in a browser: Python starts with the standard library (compiled to
 // bytecode at build time, see build.py), micropip installs our wheel, and Python's memory is
 // then saved (snapshot.js). Later boots resume from that snapshot instead: no
