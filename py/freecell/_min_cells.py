@@ -26,9 +26,8 @@ from freecell._notation import FREECELLS
 MinCells = int | Literal["impossible", "unknown"]
 """The fewest free cells of a deal: 0-4, ``"impossible"`` (not with 4) or ``"unknown"``."""
 
-MIN_CELLS_DEALS: Final = range(1, 22501)
-"""The deals the site's table covers: of the classic 32,000, those its proofs have reached so
-far (docs/analyze.md)."""
+MIN_CELLS_DEALS: Final = range(1, 32001)
+"""The deals the site's table covers: the classic 32,000 (docs/analyze.md)."""
 MIN_CELLS_FILE: Final = "data/min-cells.txt"
 """Where the site's table is, from the site's root."""
 
