@@ -485,6 +485,7 @@ class TestSignals:
         """The signal, to the process group (Ctrl-C) or the process, ends it with 128 + signal."""
         with subprocess.Popen(
             [*FREECELL, *SIGNALLED[command]],
+            bufsize=0,  # readline reads no further than its line: communicate reads the rest
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
