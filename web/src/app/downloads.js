@@ -166,13 +166,6 @@ export function createDownloads({ manifest, fail, progress, allIn }) {
       handed.set(url, { promise });
     },
 
-    /** A preload that is not needed after all: its download is cancelled. */
-    drop(url) {
-      const response = handed.get(url)?.promise.then((taken) => taken?.body?.cancel());
-      response?.catch(() => {}); // a download that fails is one not needed anyway
-      handed.delete(url);
-    },
-
     /** Fetch url; rejects, naming the file, on an HTTP error. */
     fetchOk(url, what = url.pathname.split("/").pop()) {
       return fetch(url).then((response) => {
