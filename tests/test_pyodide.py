@@ -82,14 +82,17 @@ WEB_CHECKS = ROOT / "tests" / "pyodide_web_checks.py"
 class TestSitePython:
     """The site's standard library and compiled wheel are enough for what the page asks."""
 
-    def test_every_request_answers_as_in_cpython(self) -> None:
-        """Each request of the page's API, refusals included, replies as CPython's does."""
+    @staticmethod
+    def run_on_site_python(script: Path) -> Any:
+        """Run a script under Node.js with the site's stdlib and wheel; return its JSON."""
         node, _ = node_and_wheel()
         files = manifest()
         stdlib, wheel = DIST / files["stdlib"], DIST / files["dealer"]
-        in_pyodide = run_node(
-            node, "pyodide_run.mjs", RUNTIME, wheel, WEB_CHECKS, "--stdlib", stdlib
-        )
+        return run_node(node, "pyodide_run.mjs", RUNTIME, wheel, script, "--stdlib", stdlib)
+
+    def test_every_request_answers_as_in_cpython(self) -> None:
+        """Each request of the page's API, refusals included, replies as CPython's does."""
+        in_pyodide = self.run_on_site_python(WEB_CHECKS)
         result = subprocess.run(
             [sys.executable, WEB_CHECKS], capture_output=True, text=True, check=True
         )
@@ -104,11 +107,7 @@ class TestSitePython:
         traceback names where it went; Pyodide formats one for every Python error it hands
         to JavaScript.
         """
-        node, _ = node_and_wheel()
-        files = manifest()
-        stdlib, wheel = DIST / files["stdlib"], DIST / files["dealer"]
-        checks = ROOT / "tests" / "pyodide_traceback_checks.py"
-        result = run_node(node, "pyodide_run.mjs", RUNTIME, wheel, checks, "--stdlib", stdlib)
+        result = self.run_on_site_python(ROOT / "tests" / "pyodide_traceback_checks.py")
         frames = result["frames"]
         assert [name for _, name, _ in frames[1:]] == ["loads", "decode", "raw_decode"]
         for filename, _, line in frames[1:]:
