@@ -27,6 +27,7 @@ import sys
 import threading
 import time
 import tomllib
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -473,6 +474,22 @@ class TestExistingCluster:
         assert "--cells 3" in lines[0]
         assert not [line for line in lines if line.startswith("difficulty")]  # no grades
 
+    def test_a_retry_keeps_the_folders_cells(self, tmp_path: Path, cluster: str) -> None:
+        """--retry-unknown without --cells retries the folder's game; another one is refused."""
+        folder = tmp_path / "out"
+        args = ["--out", str(folder), "--scheduler", cluster]
+        assert run("1..8", "--cells", "3", "--max-states", "300", *args)[0] == 0
+        first = rows(folder)["result"].cast(pa.string()).to_pylist()
+        assert "unknown" in first
+        status, out, err = run("--retry-unknown", "--cells", "4", *BUDGET, *args)
+        assert (status, out) == (2, "")
+        assert "was analysed with --cells 3, not 4" in err
+        assert run("--retry-unknown", *BUDGET, *args)[0] == 0
+        table = check_dataset(folder, list(range(1, 9)))
+        expected = [solve(number, cells=3, max_states=20000) for number in range(1, 9)]
+        assert table["result"].cast(pa.string()).to_pylist() == [s.result for s in expected]
+        assert {metadata(path)["cells"] for path in folder.glob("*.parquet")} == {3}
+
 
 class TestFolder:
     """The files are the record: resuming, merging, and what the command refuses."""
@@ -596,6 +613,23 @@ class TestSummary:
         assert lines[3].startswith("solution length in moves: median ")
         assert lines[4].startswith("states of the solved deals: median ")
         assert lines[5] == "difficulty: " + ", ".join(f"{g}: {grades[g]}" for g in range(1, 6))
+
+    def test_summary_grades_with_todays_thresholds(
+        self, embedded: tuple[Path, int, str, str], monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """The histogram grades the states anew: a folder's old grades are not today's."""
+        table = rows(embedded[0]).to_pylist()
+        thresholds = (100, 200, 300, 400)
+        monkeypatch.setattr(dataset, "DIFFICULTY_THRESHOLDS", thresholds)
+        grades = Counter(
+            bisect_left(thresholds, row["states"]) + 1 for row in table if row["result"] == "solved"
+        )
+        status, out, _ = run("--summary", str(embedded[0]))
+        assert status == 0
+        assert out.splitlines()[5] == "difficulty: " + ", ".join(
+            f"{g}: {grades[g]}" for g in range(1, 6)
+        )
+        assert grades != Counter(row["difficulty"] for row in table if row["difficulty"])
 
     def test_a_folder_without_files(self, tmp_path: Path) -> None:
         """A folder that holds no file of the command is one line and status 2."""

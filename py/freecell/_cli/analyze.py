@@ -297,7 +297,7 @@ def _parser() -> Parser:
     add_budget_arguments(
         parser, "seconds a search may take, per deal: a safety valve (default: no limit)"
     )
-    add_cells_argument(parser)
+    add_cells_argument(parser, retry=True)
     parser.add_argument(
         "--retry-unknown",
         action="store_true",
@@ -449,11 +449,18 @@ class _Plan:
     stamp: Stamp
 
 
-def _policy(files: dict[Interval, ChunkFile], args: Any, text: str) -> int:
-    """Check that the folder was written as this run would; return the chunk size to use."""
+def _policy(files: dict[Interval, ChunkFile], args: Any, text: str) -> tuple[int, int]:
+    """Check that the folder was written as this run would; return the chunk size and cells.
+
+    Without ``--cells``, a run is of the ordinary game (4 cells), and a retry of the folder's.
+    """
     from freecell import __version__  # noqa: PLC0415 - the package imports its commands' parts
 
     stamps = {f.stamp for f in files.values()}
+    cells = args.cells
+    if cells is None:
+        found = {s.cells for s in stamps}
+        cells = found.pop() if args.retry_unknown and len(found) == 1 else len(FREECELLS)
     for stamp in sorted(stamps, key=lambda s: (s.version, s.max_states, s.chunk_size)):
         if stamp.version != __version__:
             msg = (
@@ -467,9 +474,9 @@ def _policy(files: dict[Interval, ChunkFile], args: Any, text: str) -> int:
                 f"{args.max_states}: use that budget, --retry-unknown, or another folder"
             )
             raise _RefusedError(msg)
-        if stamp.cells != args.cells:
+        if stamp.cells != cells:
             msg = (
-                f"{quoted(text)} was analysed with --cells {stamp.cells}, not {args.cells}: "
+                f"{quoted(text)} was analysed with --cells {stamp.cells}, not {cells}: "
                 "use that, or another folder"
             )
             raise _RefusedError(msg)
@@ -486,7 +493,7 @@ def _policy(files: dict[Interval, ChunkFile], args: Any, text: str) -> int:
             "leave out --chunk, or use another folder"
         )
         raise _RefusedError(msg)
-    return args.chunk or (sizes.pop() if sizes else DEFAULT_CHUNK)
+    return args.chunk or (sizes.pop() if sizes else DEFAULT_CHUNK), cells
 
 
 def _plan(folder: Path, args: Any, request: list[Interval]) -> _Plan:
@@ -504,8 +511,8 @@ def _plan(folder: Path, args: Any, request: list[Interval]) -> _Plan:
         files = scan(folder)
     except FolderError as error:
         raise _RefusedError(str(error)) from None
-    size = _policy(files, args, args.out)
-    stamp = Stamp(__version__, args.max_states, args.timeout, size, args.cells)
+    size, cells = _policy(files, args, args.out)
+    stamp = Stamp(__version__, args.max_states, args.timeout, size, cells)
     if args.retry_unknown:
         return _retry_plan(files, stamp, args.out)
     done = sum(count(subtract(request, subtract(request, f.deals))) for f in files.values())

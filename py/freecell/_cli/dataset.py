@@ -27,7 +27,7 @@ import pyarrow.compute as pc  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from freecell._cli.guard import quoted
-from freecell._difficulty import DIFFICULTY_GRADES
+from freecell._difficulty import DIFFICULTY_GRADES, DIFFICULTY_THRESHOLDS
 from freecell._min_cells import MinCells, fewest_cells, format_min_cells
 from freecell._notation import FREECELLS
 
@@ -261,19 +261,28 @@ def _counts(values: Any) -> dict[Any, int]:
     return dict(zip(found.to_pylist(), counts.to_pylist(), strict=True))
 
 
+def _grades(states: pa.ChunkedArray) -> pa.ChunkedArray:
+    """Return the difficulty grade of each solved deal's states, as freecell.difficulty does."""
+    grade = pa.scalar(1, pa.int8())
+    for threshold in DIFFICULTY_THRESHOLDS:
+        grade = pc.add(grade, pc.cast(pc.greater(states, threshold), pa.int8()))
+    return grade
+
+
 def summary(folder: Path) -> list[str]:
     """Return the summary of a folder's files as lines, computed with pyarrow.compute.
 
     Counts per result, the impossible deals (and any in error), solution lengths (median,
     90th percentile) and states (median, 99th percentile) of the solved deals, and the
-    histogram of the difficulty grades (unless every file is of fewer cells, which have none).
-    Raises FolderError for a folder without files.
+    histogram of the difficulty grades (unless every file is of fewer cells, which have none),
+    graded from the states with today's thresholds: a file's ``difficulty`` column keeps those
+    of the day it was written. Raises FolderError for a folder without files.
     """
     files = scan(folder)
     if not files:
         msg = f"{quoted(str(folder))} holds no file of freecell analyze"
         raise FolderError(msg)
-    columns = ["deal", "result", "moves", "states", "difficulty"]
+    columns = ["deal", "result", "moves", "states"]
     parts = [read_table(f.path, columns) for f in files.values()]
     rows = pa.concat_tables(parts).unify_dictionaries().sort_by("deal")
     result = rows["result"].cast(pa.string())
@@ -296,7 +305,7 @@ def summary(folder: Path) -> list[str]:
             lines.append(f"{name}: {' '.join(map(str, deals)) or 'none'}")
     moves = _quantiles(solved["moves"], [0.5, 0.9])
     states = _quantiles(solved["states"], [0.5, 0.99])
-    grades = _counts(solved["difficulty"])
+    grades = _counts(_grades(solved["states"]))
     lines += [
         f"solution length in moves: median {moves[0]}, p90 {moves[1]}",
         f"states of the solved deals: median {states[0]}, p99 {states[1]}",

@@ -213,17 +213,22 @@ def cells_count(text: str) -> int:
     return int(text)
 
 
-def add_cells_argument(parser: argparse.ArgumentParser) -> None:
-    """Add ``--cells K``: the free cells of the game searched (4 unless fewer are asked for)."""
+def add_cells_argument(parser: argparse.ArgumentParser, *, retry: bool = False) -> None:
+    """Add ``--cells K``: the free cells of the game searched (4 unless fewer are asked for).
+
+    With ``retry`` (freecell analyze) the option is None when not given, for a retry to take
+    the folder's own.
+    """
     from freecell._notation import FREECELLS  # noqa: PLC0415 - only solving commands need it
 
+    default = f"default {len(FREECELLS)}" + ("; --retry-unknown: the folder's" if retry else "")
     parser.add_argument(
         "--cells",
         type=cells_count,
-        default=len(FREECELLS),
+        default=None if retry else len(FREECELLS),
         metavar="K",
         help=f"free cells the game has, 0 to {len(FREECELLS)}: fewer make it harder, and a deal "
-        f"impossible with them is `impossible` (default {len(FREECELLS)})",
+        f"impossible with them is `impossible` ({default})",
     )
 
 
