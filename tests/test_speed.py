@@ -554,6 +554,37 @@ class TestServiceWorker:
             assert_board(page, 618)
             assert page.evaluate("() => navigator.serviceWorker.controller !== null")
 
+    def test_a_repeat_visit_takes_the_files_from_the_cache_itself(
+        self, returning: BrowserContext, site_url: str
+    ) -> None:
+        """The browser serves the build's files from its cache by the worker's static routes.
+
+        Chromium's DevTools protocol names the rule each response came by: the page's address
+        through the fetch handler (its cached page serves every ?deal=), every other file of the
+        build straight from the cache, without the service worker running.
+        """
+        files = manifest()
+        page = returning.new_page()
+        visit_with_snapshot(page, f"{site_url}?deal=617")
+        again = returning.new_page()
+        session = returning.new_cdp_session(again)
+        session.send("Network.enable")
+        sources: dict[str, str | None] = {}
+
+        def responded(event: dict[str, Any]) -> None:
+            url, route = event["response"]["url"], event["response"].get("serviceWorkerRouterInfo")
+            if url.startswith(site_url):
+                sources[url.removeprefix(site_url)] = (route or {}).get("actualSourceType")
+
+        session.on("Network.responseReceived", responded)
+        boot(again, f"{site_url}?deal=1")
+        assert_board(again, 1)
+        assert sources.pop("?deal=1") == "fetch-event"
+        assert "app/main.js" in sources
+        assert "manifest.json" in sources
+        assert set(sources) <= {*files["files"], "manifest.json"}
+        assert set(sources.values()) == {"cache"}, sources
+
     def test_subpath_requests_stay_under_it(
         self, make_context: ContextFactory, subpath_url: str
     ) -> None:
