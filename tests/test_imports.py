@@ -9,6 +9,9 @@ import ast
 import re
 from pathlib import Path
 
+from build import BUNDLES
+from helpers import DIST
+
 PACKAGE = Path(__file__).resolve().parent.parent / "py" / "freecell"
 PAGE = Path(__file__).resolve().parent.parent / "web" / "src"
 JS_IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}/[^"']+)["']""")
@@ -130,3 +133,48 @@ class TestPageImportGraph:
         graph = page_import_graph()
         assert "app/snapshot.js" in graph["app/worker.js"]
         assert "i18n/en.js" in graph["app/i18n.js"]
+
+
+class TestSiteBundles:
+    """The site's modules are build.py's bundles of these, and what the bundles leave out."""
+
+    @staticmethod
+    def site_modules() -> dict[str, set[str]]:
+        """Return each ES module of the built site (dist) with the site's files it imports."""
+        return {
+            path.relative_to(DIST).as_posix(): {
+                (path.parent / spec).resolve().relative_to(DIST).as_posix()
+                for spec in JS_IMPORT.findall(path.read_text(encoding="utf-8"))
+            }
+            for path in sorted(DIST.rglob("*.js"))
+            if not path.is_relative_to(DIST / "pyodide")
+        }
+
+    def test_the_page_loads_two_bundles(self) -> None:
+        """Of the modules under app/, the site holds the two bundles and the two left out.
+
+        boot.js stays a module of its own: index.html loads it alone, and a copy inside main.js
+        would start a second worker.
+        """
+        site = self.site_modules()
+        assert {name for name in site if name.startswith("app/")} == set(BUNDLES) | {
+            "app/boot.js",
+            "app/snapshot.js",
+        }
+        assert "app/boot.js" in site["app/main.js"]
+        boot = (DIST / "app" / "boot.js").read_text(encoding="utf-8")
+        assert "function startWorker" in boot
+        assert "function startWorker" not in (DIST / "app" / "main.js").read_text(encoding="utf-8")
+        assert site["app/worker.js"] == {
+            "pyodide/pyodide.mjs",
+            "pyodide/pyodide.asm.mjs",
+            "app/snapshot.js",
+        }
+
+    def test_every_import_of_the_site_is_there(self) -> None:
+        """Whatever a module of the site imports is a file of the site."""
+        site = self.site_modules()
+        for name, targets in site.items():
+            assert all((DIST / target).is_file() for target in targets), name
+        page = page_import_graph()
+        assert {name for name in page if name.startswith("i18n/")} <= set(site)

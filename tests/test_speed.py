@@ -355,8 +355,8 @@ class TestAppShell:
             page.write_text(
                 page.read_text().replace("</head>", '<meta name="x-build" content="two">\n</head>')
             )
-            view = site / "app" / "view.js"
-            view.write_text(view.read_text() + "// build two\n")
+            module = site / "app" / "main.js"
+            module.write_text(module.read_text() + "// build two\n")
             build = seal(site, json.loads((site / "manifest.json").read_text()))["build"]
             first.evaluate(
                 "() => navigator.serviceWorker.getRegistration().then((r) => r.update())"
@@ -385,7 +385,7 @@ class TestAppShell:
                     )
                     == build
                 )
-                assert tab.evaluate("() => fetch('app/view.js').then((r) => r.text())").endswith(
+                assert tab.evaluate("() => fetch('app/main.js').then((r) => r.text())").endswith(
                     "// build two\n"
                 )
             builds = first.evaluate(
