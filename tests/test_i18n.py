@@ -196,6 +196,15 @@ def expect_language(page: Page, code: str) -> None:
     expect(page.locator("[data-action=undo]")).to_have_text(UNDO[code])
 
 
+BAR_ROWS_JS = """() => {
+    const shown = [...document.querySelector("header.bar").children]
+        .map((item) => item.getBoundingClientRect()).filter((box) => box.width > 0);
+    const first = shown[0];
+    return shown.every((box) => box.top < first.bottom && box.bottom > first.top) ? 1 : 2;
+}"""
+"""1 if every item shown in the bar shares the first one's row, else 2."""
+
+
 @pytest.mark.browser
 class TestPageLanguages:
     @pytest.mark.parametrize("code", LANGUAGES)
@@ -342,6 +351,41 @@ class TestPageLanguages:
         open_in_place(page, f"{site_url}?deal=1&moves={','.join(moves)}&lang=ru")
         expect(page.locator("#win-text")).to_contain_text("Вы выиграли расклад № 1")
         expect(page.locator("#moves-count")).to_have_text(str(len(moves)))
+
+    @pytest.mark.parametrize("code", LANGUAGES)
+    def test_the_bar_is_one_row_on_a_desktop(
+        self, pages: PageFactory, site_url: str, code: str
+    ) -> None:
+        """At 1280 px the bar is one row in every language.
+
+        The buttons keep their words where they fit (English, Chinese) and show their icons
+        alone, named by their titles, where not.
+        """
+        page = pages(viewport={"width": 1280, "height": 800})
+        boot(page, f"{site_url}?deal=617&lang={code}")
+        expect(page.locator("#difficulty")).to_be_visible()  # the deal's figures are in the bar
+        page.wait_for_timeout(100)  # a refit waits a frame
+        assert page.evaluate(BAR_ROWS_JS) == 1
+        undo = page.locator("[data-action=undo]")
+        expect(undo).to_have_attribute("title", re.compile(r"\S"))
+        if code in ("en", "zh-Hant"):
+            expect(undo.locator(".label")).to_be_visible()
+
+    def test_the_bar_takes_its_words_back_when_there_is_room(
+        self, pages: PageFactory, site_url: str
+    ) -> None:
+        """Russian: icons alone at 1280 px, the words at 1900 px, icons again at 1280 px."""
+        page = pages(viewport={"width": 1280, "height": 800})
+        boot(page, f"{site_url}?deal=617&lang=ru")
+        label = page.locator("[data-action=hint] .label")
+        expect(label).to_be_hidden()
+        page.set_viewport_size({"width": 1900, "height": 800})
+        expect(label).to_be_visible()
+        assert page.evaluate(BAR_ROWS_JS) == 1
+        page.set_viewport_size({"width": 1280, "height": 800})
+        expect(label).to_be_hidden()
+        page.wait_for_timeout(100)
+        assert page.evaluate(BAR_ROWS_JS) == 1
 
     @pytest.mark.parametrize("code", ["zh-Hant", "ru"])
     @pytest.mark.parametrize("width", ["phone", "desktop"])

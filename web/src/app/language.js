@@ -1,4 +1,5 @@
 // The page's language: which one to start in, the menu, and saying the page's fixed text in it.
+import { fitBar } from "./fit.js";
 import { LANGUAGES, fill, matchLanguage, t, useLanguage } from "./i18n.js";
 import rules from "./rules.js";
 import { local } from "./storage.js";
@@ -61,6 +62,7 @@ export function createLanguage({ state, dom, view, messages, dialogs }) {
     messages.refresh();
     dialogs.refresh();
     view.render(state);
+    fitBar(dom.bar); // the words' widths changed
     return code;
   }
 

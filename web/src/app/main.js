@@ -4,6 +4,7 @@
 import { PythonBridge } from "./bridge.js";
 import { createDialogs } from "./dialogs.js";
 import { bindDrag } from "./drag.js";
+import { keepBarFitted } from "./fit.js";
 import { storedLiveCheck } from "./guard.js";
 import { t } from "./i18n.js";
 import { bindInput } from "./input.js";
@@ -19,6 +20,7 @@ import { createView } from "./view.js";
 const $ = (selector) => document.querySelector(selector);
 const dom = {
   root: document.documentElement,
+  bar: $("header.bar"),
   table: $("#table"),
   board: $("#board"),
   form: $("#deal-form"),
@@ -66,6 +68,7 @@ const messages = createMessages({
   announcer: $("#announcer"),
 });
 const view = createView(dom);
+keepBarFitted(dom.bar);
 // Ready once Python answers and the first board is out: input from then on acts at once.
 const boot = { python: false, firstBoard: false };
 
