@@ -299,7 +299,7 @@ def bundle_modules(site: Path) -> None:
                 f"--metafile={meta}", *(f"--external:{path}" for path in external),
             )  # fmt: skip
             sources = json.loads(meta.read_text())["inputs"]
-            inside |= {Path(ROOT / name).relative_to(WEB / "src").as_posix() for name in sources}
+            inside |= {(ROOT / name).relative_to(WEB / "src").as_posix() for name in sources}
     for name in sorted(inside - set(BUNDLES)):
         (site / name).unlink()
 

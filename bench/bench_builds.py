@@ -1,8 +1,9 @@
-"""Compare the deal changes or cold visits of several builds side by side, round by round.
+"""Compare the deal changes, cold or repeat visits of several builds side by side, by rounds.
 
     .venv/bin/python bench/bench_builds.py before=/path/to/old/dist now=dist
     .venv/bin/python bench/bench_builds.py --phone before=/path/to/old/dist now=dist
     .venv/bin/python bench/bench_builds.py --cold [--network fast] before=... now=...
+    .venv/bin/python bench/bench_builds.py --repeat [--network fast] before=... now=...
 
 Each build is served on its own port and opened in its own context (?deal=1, then a rest once
 ready); then, round after round, each page clicks Next 25 times with bench_web.py's script: the
@@ -10,7 +11,9 @@ time to the new board in the DOM and to the frame that shows it painted. The pag
 desktops, or with --phone 360 x 740 touch phones (is_mobile, has_touch, 2 device pixels a pixel).
 With --cold, each round opens each build once in a new disk profile
 (bench_network.py's cold visit, served as a CDN, over a shaped link if --network is named) and
-prints the time to the first board and the worker's marks, medians. A slow or busy machine slows
+prints the time to the first board and the worker's marks, medians. With --repeat, each round
+visits each build twice in a new disk profile, the HTTP cache expired (bench_network.py's repeat
+visit), and times the second visit: to the board and to ready. A slow or busy machine slows
 every build alike, so the ratios hold where absolute figures do
 not. To get an older build: `git worktree add /tmp/old <rev>`, link web/node_modules and .venv
 into it, and run `python3 build.py` there.
@@ -25,7 +28,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from bench_network import cold, profiles
+from bench_network import cold, profiles, repeat
 from bench_web import DEAL_CHANGES_SCRIPT, REST_MS, SETTLE_MS, percentile
 from playwright.sync_api import Page, sync_playwright
 
@@ -40,42 +43,53 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, help="rounds (8 of 25 changes; 5 cold visits)")
     parser.add_argument("--phone", action="store_true", help="a 360 x 740 touch phone's pages")
     parser.add_argument("--cold", action="store_true", help="cold visits instead (5 rounds)")
-    parser.add_argument("--network", choices=sorted(NETWORKS), help="--cold over this link")
+    parser.add_argument("--repeat", action="store_true", help="repeat visits instead (5 rounds)")
+    parser.add_argument("--network", choices=sorted(NETWORKS), help="the visits over this link")
     args = parser.parse_args()
     builds = dict(item.split("=", 1) for item in args.builds)
     for name, folder in builds.items():
         if not (Path(folder) / "index.html").exists():
             sys.exit(f"{name}: {folder} has no index.html; build it first")
-    if args.cold:
-        cold_visits(builds, args.rounds or 5, args.network)
+    if args.cold or args.repeat:
+        page_visits(builds, args.rounds or 5, args.network, again=args.repeat)
     else:
         deal_changes(builds, args.rounds or 8, args.phone)
 
 
-def cold_visits(builds: dict[str, str], rounds: int, network: str | None) -> None:
-    """Open each build cold, round after round; print the medians and the worker's marks."""
+def page_visits(builds: dict[str, str], rounds: int, network: str | None, again: bool) -> None:
+    """Open each build cold (or `again`), round after round; print medians and worker's marks."""
     times: dict[str, list[float]] = {name: [] for name in builds}
+    readies: dict[str, list[float]] = {name: [] for name in builds}
     marks: dict[str, dict[str, list[float]]] = {name: {} for name in builds}
     with ExitStack() as stack, sync_playwright() as playwright:
         new_profile = profiles(playwright, chromium_executable())
         sites = {}
         for name, folder in builds.items():
             cdn = Cdn(link=Link(*NETWORKS[network]) if network else None, log=[])
+            if again:
+                cdn.max_age = None  # the HTTP cache expired: every use revalidates
             sites[name] = (stack.enter_context(serve(Path(folder), cdn=cdn)), cdn)
         for _ in range(rounds):
             for name, (base, cdn) in sites.items():
                 assert cdn.log is not None
-                load, timings = cold(new_profile, f"{base}index.html?deal=617", cdn.log)
+                url = f"{base}index.html?deal=617"
+                if again:
+                    load, timings = repeat(new_profile, url, cdn.log, app=True)
+                else:
+                    load, timings = cold(new_profile, url, cdn.log)
                 times[name].append(load.elapsed)
+                readies[name].append(load.ready)
                 for mark in timings["marks"]:
                     at = mark["at"] - timings["origin"]
                     marks[name].setdefault(mark["name"], []).append(at)
     first = next(iter(builds))
-    print(f"| build | cold, to the first board ({rounds} visits, median) | ratio |")
-    print("|---|---:|---:|")
+    visit = "repeat" if again else "cold"
+    print(f"| build | {visit}, to the board ({rounds} visits, median) | to ready | ratio |")
+    print("|---|---:|---:|---:|")
     for name, values in times.items():
-        ratio = statistics.median(values) / statistics.median(times[first])
-        print(f"| {name} | {statistics.median(values):,.0f} ms | {ratio:.2f}x {first} |")
+        board, ready = statistics.median(values), statistics.median(readies[name])
+        ratio = board / statistics.median(times[first])
+        print(f"| {name} | {board:,.0f} ms | {ready:,.0f} ms | {ratio:.2f}x {first} |")
     for name, found in marks.items():
         medians = sorted((statistics.median(at), mark) for mark, at in found.items())
         print(f"\n{name}, the worker's marks (ms from navigation, medians):")
