@@ -186,6 +186,12 @@ def read_table(path: Path, columns: list[str] | None = None) -> Any:
     return pq.read_table(path, columns=columns, schema=SCHEMA)
 
 
+def read_all(files: dict[Interval, ChunkFile], columns: list[str]) -> Any:
+    """Return some columns of the rows of every file, as one table."""
+    parts = [read_table(f.path, columns) for f in files.values()]
+    return pa.concat_tables(parts).unify_dictionaries()
+
+
 def merge(old: Any, new: Any, *, replace: bool) -> Any:
     """Return the rows of two tables by deal, one a deal: ``new``'s if ``replace``, else ``old``'s.
 
@@ -282,9 +288,7 @@ def summary(folder: Path) -> list[str]:
     if not files:
         msg = f"{quoted(str(folder))} holds no file of freecell analyze"
         raise FolderError(msg)
-    columns = ["deal", "result", "moves", "states"]
-    parts = [read_table(f.path, columns) for f in files.values()]
-    rows = pa.concat_tables(parts).unify_dictionaries().sort_by("deal")
+    rows = read_all(files, ["deal", "result", "moves", "states"]).sort_by("deal")
     result = rows["result"].cast(pa.string())
     solved = rows.filter(pc.equal(result, "solved"))
     counts = _counts(result)
@@ -327,8 +331,7 @@ def _results(folder: Path) -> tuple[int, dict[int, str]]:
         what = "no file of freecell analyze" if not cells else "files of several --cells"
         msg = f"{quoted(str(folder))} holds {what}"
         raise FolderError(msg)
-    parts = [read_table(f.path, ["deal", "result"]) for f in files.values()]
-    rows = pa.concat_tables(parts).unify_dictionaries()
+    rows = read_all(files, ["deal", "result"])
     deals = rows["deal"].to_pylist()
     return cells.pop(), dict(zip(deals, rows["result"].cast(pa.string()).to_pylist(), strict=True))
 
