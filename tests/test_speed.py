@@ -560,8 +560,9 @@ class TestServiceWorker:
         """The browser serves the build's files from its cache by the worker's static routes.
 
         Chromium's DevTools protocol names the rule each response came by: the page's address
-        through the fetch handler (its cached page serves every ?deal=), every other file of the
-        build straight from the cache, without the service worker running.
+        through the fetch handler (its cached page serves every ?deal=), every other file the
+        page asks for straight from the cache, without the service worker running (the worker's
+        requests, the WebAssembly's among them, are not the page's to see).
         """
         files = manifest()
         page = returning.new_page()
