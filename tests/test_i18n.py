@@ -387,6 +387,32 @@ class TestPageLanguages:
         page.wait_for_timeout(100)
         assert page.evaluate(BAR_ROWS_JS) == 1
 
+    def test_the_page_name_gives_way_after_the_words(
+        self, pages: PageFactory, site_url: str
+    ) -> None:
+        """Russian at 1100 px: icons and no page name keep one row; a screen reader still has it.
+
+        A narrow window whose bar wraps anyway takes as few steps as make the fewest rows:
+        Spanish at 720 px, icons in two rows rather than words in three.
+        """
+        page = pages(viewport={"width": 1100, "height": 800})
+        boot(page, f"{site_url}?deal=617&lang=ru")
+        heading = page.get_by_role("heading", level=1, name="Расклады FreeCell")
+        expect(heading).to_have_class(re.compile(r"\bvisually-hidden\b"))
+        expect(page.locator("[data-action=hint] .label")).to_be_hidden()
+        page.wait_for_timeout(100)
+        assert page.evaluate(BAR_ROWS_JS) == 1
+        page.set_viewport_size({"width": 1440, "height": 800})
+        expect(heading).not_to_have_class(re.compile(r"\bvisually-hidden\b"))
+        expect(heading).to_be_visible()
+        narrow = pages(viewport={"width": 720, "height": 800})
+        boot(narrow, f"{site_url}?deal=617&lang=es")
+        expect(narrow.locator("[data-action=hint] .label")).to_be_hidden()
+        expect(narrow.locator(".brand")).not_to_have_class(re.compile(r"\bvisually-hidden\b"))
+        bar = narrow.locator("header.bar").bounding_box()
+        assert bar is not None
+        assert bar["height"] < 100  # two rows are 90 px, three 132
+
     @pytest.mark.parametrize("code", ["zh-Hant", "ru"])
     @pytest.mark.parametrize("width", ["phone", "desktop"])
     def test_screenshots(

@@ -1,12 +1,14 @@
 // The bar keeps the rows its layout has (one on a desktop): where the buttons' words do not fit
 // (Russian's, Spanish's and Italian's are longer than English's, a window may be narrow), the
-// buttons show their icons alone, as on phones, and keep their names (their titles). layout.css
-// says how many rows each layout has (--bar-rows) and how the icons look
-// (.bar[data-fit="icons"]); this measures.
+// buttons show their icons alone, as on phones, and keep their names (their titles); if that is
+// not enough, the page's name gives way too, as on a touch tablet. layout.css says how many rows
+// each layout has (--bar-rows) and how the icons look (.bar[data-fit="icons"]); this measures.
 
-/** The rows the bar's shown items fill. */
+/** The rows the bar's shown items fill (not those hidden, nor those only screen readers read). */
 function rowsOf(bar) {
-  const items = [...bar.children].filter((item) => item.offsetParent !== null);
+  const items = [...bar.children].filter(
+    (item) => item.offsetParent !== null && getComputedStyle(item).position !== "absolute",
+  );
   items.sort((a, b) => a.offsetTop - b.offsetTop);
   let rows = 0;
   let bottom = -Infinity;
@@ -17,16 +19,36 @@ function rowsOf(bar) {
   return rows;
 }
 
+/** How the bar gives way, a step at a time: the buttons' words, then the page's name (which
+ * screen readers still read, as on phones and touch tablets). */
+const STEPS = [
+  (bar) => {
+    bar.dataset.fit = "icons";
+  },
+  (bar) => bar.querySelector(".brand").classList.add("visually-hidden"),
+];
+
+function reset(bar) {
+  delete bar.dataset.fit;
+  bar.querySelector(".brand").classList.remove("visually-hidden");
+}
+
 /**
- * Show the buttons' words if the bar then keeps its rows, else their icons alone if that
- * keeps them (if not, the words: the bar wraps either way, a narrow window's two rows).
+ * Show the bar whole if it then keeps its rows, else give way a step at a time until it does;
+ * if no step does, as few steps as make the fewest rows (a narrow window's bar wraps anyway).
  */
 export function fitBar(bar) {
   const rows = Number(getComputedStyle(bar).getPropertyValue("--bar-rows")) || 1;
-  delete bar.dataset.fit;
-  if (rowsOf(bar) <= rows) return;
-  bar.dataset.fit = "icons";
-  if (rowsOf(bar) > rows) delete bar.dataset.fit;
+  reset(bar);
+  let fewest = rowsOf(bar);
+  let taken = 0;
+  for (let count = 1; count <= STEPS.length && fewest > rows; count += 1) {
+    STEPS[count - 1](bar);
+    const now = rowsOf(bar);
+    if (now < fewest) [fewest, taken] = [now, count];
+  }
+  reset(bar);
+  for (const step of STEPS.slice(0, taken)) step(bar);
 }
 
 /**
