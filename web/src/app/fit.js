@@ -19,8 +19,10 @@ function rowsOf(bar) {
   return rows;
 }
 
-/** How the bar gives way, a step at a time: the buttons' words, then the page's name (which
- * screen readers still read, as on phones and touch tablets). */
+/**
+ * How the bar gives way, a step at a time: the buttons' words, then the page's name (which
+ * screen readers still read, as on phones and touch tablets).
+ */
 const STEPS = [
   (bar) => {
     bar.dataset.fit = "icons";
