@@ -81,15 +81,15 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
-def page_import_graph() -> dict[str, set[str]]:
-    """Return each ES module of the page (web/src) with the page's modules it imports."""
+def page_import_graph(root: Path = PAGE) -> dict[str, set[str]]:
+    """Return each ES module of the page (web/src, or the built site) with the files it imports."""
     graph: dict[str, set[str]] = {}
-    for path in sorted(PAGE.rglob("*.js")):
+    for path in sorted(root.rglob("*.js")):
         targets = {
-            (path.parent / spec).resolve().relative_to(PAGE).as_posix()
+            (path.parent / spec).resolve().relative_to(root).as_posix()
             for spec in JS_IMPORT.findall(path.read_text(encoding="utf-8"))
         }
-        graph[path.relative_to(PAGE).as_posix()] = targets
+        graph[path.relative_to(root).as_posix()] = targets
     return graph
 
 
@@ -138,25 +138,13 @@ class TestPageImportGraph:
 class TestSiteBundles:
     """The site's modules are build.py's bundles of these, and what the bundles leave out."""
 
-    @staticmethod
-    def site_modules() -> dict[str, set[str]]:
-        """Return each ES module of the built site (dist) with the site's files it imports."""
-        return {
-            path.relative_to(DIST).as_posix(): {
-                (path.parent / spec).resolve().relative_to(DIST).as_posix()
-                for spec in JS_IMPORT.findall(path.read_text(encoding="utf-8"))
-            }
-            for path in sorted(DIST.rglob("*.js"))
-            if not path.is_relative_to(DIST / "pyodide")
-        }
-
     def test_the_page_loads_two_bundles(self) -> None:
         """Of the modules under app/, the site holds the two bundles and the two left out.
 
         boot.js stays a module of its own: index.html loads it alone, and a copy inside main.js
         would start a second worker.
         """
-        site = self.site_modules()
+        site = page_import_graph(DIST)
         assert {name for name in site if name.startswith("app/")} == set(BUNDLES) | {
             "app/boot.js",
             "app/snapshot.js",
@@ -173,7 +161,7 @@ class TestSiteBundles:
 
     def test_every_import_of_the_site_is_there(self) -> None:
         """Whatever a module of the site imports is a file of the site."""
-        site = self.site_modules()
+        site = page_import_graph(DIST)
         for name, targets in site.items():
             assert all((DIST / target).is_file() for target in targets), name
         page = page_import_graph()
