@@ -54,11 +54,11 @@ export function fitBar(bar) {
 }
 
 /**
- * Fit the bar now, and again whenever its size changes (a window resized, a deal's figures
- * shown): in the next frame, so that the change is not made while the size is being observed.
+ * Fit the bar whenever its size changes (a window resized, a deal's figures shown), and once
+ * it is first laid out: in the next frame, so that the change is not made while the size is
+ * being observed. The language, which sets the words, fits it at once (language.js).
  */
 export function keepBarFitted(bar) {
-  fitBar(bar);
   let queued = false;
   new ResizeObserver(() => {
     if (queued) return;
