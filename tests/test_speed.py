@@ -1,6 +1,6 @@
 """The start-up work, in a real Chromium: stdlib, preloads, service worker, snapshot.
 
-The compiled stdlib, the page's preloads taken over by the worker, the service worker (the
+The compiled stdlib, the page's preload taken by the worker, the service worker (the
 whole site from its cache, a new build offered and taken, offline, subpaths) and the memory
 snapshot.
 
@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, Page, Request, expect
 
-from build import seal
+from build import RUNTIME_JS, seal
 from conftest import record_requests
 from helpers import (
     BOARD_JS,
@@ -156,20 +156,29 @@ class TestFirstVisit:
     def test_each_file_is_downloaded_once(
         self, make_context: ContextFactory, cdn_site: tuple[str, Path, Cdn]
     ) -> None:
-        """The page's preloads start the runtime's downloads, the worker takes them over.
+        """The page's preload starts the runtime's JavaScript, the worker takes it.
 
-        Nothing is downloaded twice, not the preloads, and nothing outside the manifest.
+        Nothing is downloaded twice, not the preload, and nothing outside the manifest; and the
+        browser does not warn that the preload went unused (it would, three seconds after the
+        page's load event).
         """
         base, _, cdn = cdn_site
         files = manifest()
+        warnings: list[str] = []
         with make_context() as context:
             page = context.new_page()
+            page.on("console", lambda message: warnings.append(message.text))
             boot(page, f"{base}?deal=617")
             assert_board(page, 617)
+            since_load = page.evaluate(
+                "performance.now() - performance.getEntriesByType('navigation')[0].loadEventEnd"
+            )
+            page.wait_for_timeout(max(0, 3500 - since_load))
+        assert [text for text in warnings if "preload" in text] == []
         assert cdn.log is not None
         counts = Counter(s.path.split("?")[0] for s in cdn.log if s.status == 200)
         assert [path for path, count in counts.items() if count > 1] == []
-        for name in (files["wasm"], files["stdlib"], files["dealer"]):
+        for name in (files["wasm"], files["stdlib"], files["dealer"], RUNTIME_JS):
             assert counts[f"/{name}"] == 1
         listed = {f"/{name}" for name in files["files"]} | {"/", "/manifest.json", "/sw.js"}
         assert set(counts) <= listed

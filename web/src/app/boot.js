@@ -4,10 +4,10 @@
 // messages it sent before being adopted.
 //
 // Downloads of the runtime start even earlier, with the page itself: build.py writes them into
-// index.html as preloads. A worker cannot use the page's preloads, so this module takes each
-// one (fetching a preloaded URL takes its response) and hands its body over to the worker as a
-// stream, as it arrives. It also fetches the site's manifest for the worker, which would ask
-// for it only once it has started (worker.js: "start", "manifest", one "preloaded" a file).
+// index.html as preloads. The worker takes them from the browser's HTTP cache (a worker cannot
+// use the page's preloads); this module reads each one, so that the browser sees it used. It
+// also fetches the site's manifest for the worker, which would ask for it only once it has
+// started (worker.js: "start", then "manifest").
 
 // The service worker (../sw.js) serves repeat visits from its cache and makes the site work
 // offline. A worker started while no service worker serves the page downloads the runtime,
@@ -15,32 +15,15 @@
 // workers (or on plain http) the page works the same.
 export const serviceWorkers = globalThis.isSecureContext ? navigator.serviceWorker : undefined;
 
-/** Hand a preloaded download over to the worker: its response, the body as a stream. */
-async function handOver(worker, url) {
-  let response;
-  try {
-    response = await fetch(url);
-  } catch {
-    worker.postMessage({ type: "preloaded", url }); // the worker fetches it, and says what fails
-    return;
-  }
-  const { status, statusText } = response;
-  const message = { type: "preloaded", url, status, statusText, headers: [...response.headers] };
-  try {
-    worker.postMessage({ ...message, body: response.body }, [response.body]);
-  } catch {
-    // A browser that cannot transfer streams: the worker fetches the URL again, from the HTTP
-    // cache, which the preload has filled.
-    response.body?.cancel().catch(() => {});
-    worker.postMessage({ type: "preloaded", url });
-  }
+/** Read a preloaded download to its end: the worker takes it from the HTTP cache. */
+function take(url) {
+  fetch(url)
+    .then((response) => response.body?.pipeTo(new WritableStream()))
+    .catch(() => {}); // the worker's own request of it says what fails
 }
 
-/**
- * Start a Python worker: {worker, early}, early holding its events until someone listens.
- * `preloads`: hand the page's preloads over (only the first worker: a preload is taken once).
- */
-function startWorker(preloads) {
+/** Start a Python worker: {worker, early}, early holding its events until someone listens. */
+function startWorker() {
   const worker = new Worker(new URL("./worker.js", import.meta.url), {
     type: "module",
     name: "python",
@@ -51,17 +34,13 @@ function startWorker(preloads) {
     event.preventDefault();
     early.push(event);
   };
-  const preloaded = preloads
-    ? Array.from(document.querySelectorAll("link[rel=preload][as=fetch]"), (link) => link.href)
-    : [];
   const controlled = Boolean(serviceWorkers?.controller);
-  worker.postMessage({ type: "start", controlled, preloaded });
+  worker.postMessage({ type: "start", controlled });
   latest = fetchManifest();
   latest.then(
     (files) => worker.postMessage({ type: "manifest", files }),
     (error) => worker.postMessage({ type: "manifest", error: String(error?.message ?? error) }),
   );
-  for (const url of preloaded) handOver(worker, url);
   return { worker, early };
 }
 
@@ -75,7 +54,8 @@ function fetchManifest() {
 }
 
 let latest = null;
-let first = startWorker(true);
+let first = startWorker();
+for (const link of document.querySelectorAll("link[rel=preload][as=fetch]")) take(link.href);
 
 /** The site's manifest, as the latest worker got it (a promise). */
 export function manifest() {
@@ -84,7 +64,7 @@ export function manifest() {
 
 /** The worker started with the page, the first time; a new one after that (a retry). */
 export function takeWorker() {
-  const started = first ?? startWorker(false);
+  const started = first ?? startWorker();
   first = null;
   return started;
 }

@@ -1,11 +1,10 @@
 // The worker's downloads: every fetch of the boot goes through here (it replaces self.fetch).
-// The page's preloads, which boot.js hands over, answer the requests for their URLs. The
-// runtime's files that the boot watches (the WebAssembly, the standard library, the wheels)
-// fail the boot when they fail. On a visit that no service worker serves (the downloads are
-// "counted"), their bytes are counted for the progress bar and a copy of each goes into the
-// build's cache, which the service worker then checks and serves: a first visit downloads the
-// runtime once, not twice.
-import { deferred } from "./deferred.js";
+// A download started early (a prefetch) answers the requests for its URL. The runtime's files
+// that the boot watches (the WebAssembly, the standard library, the wheels) fail the boot when
+// they fail. On a visit that no service worker serves (the downloads are "counted"), their
+// bytes are counted for the progress bar and a copy of each goes into the build's cache, which
+// the service worker then checks and serves: a first visit downloads the runtime once, not
+// twice.
 
 const PROGRESS_MS = 200; // at most one progress report this often
 
@@ -21,7 +20,7 @@ export function cacheName(build) {
  */
 export function createDownloads({ manifest, fail, progress, allIn }) {
   const network = self.fetch.bind(self); // the browser's own fetch, past this module
-  const handed = new Map(); // url -> {promise, resolve?}: a preload handed over, or a prefetch
+  const prefetched = new Map(); // url -> the promise of its response
   const standIns = new Map(); // url -> the Response its fetch gets instead of a download
   const watched = new Map(); // url -> {size, loaded, done}: the runtime files counted
   let counting = false; // downloading (no service worker serves the site): count and report
@@ -78,13 +77,13 @@ export function createDownloads({ manifest, fail, progress, allIn }) {
     const name = url.split("/").pop();
     let response;
     try {
-      response = (await handed.get(url)?.promise) ?? (await network(input, init));
+      response = await (prefetched.get(url) ?? network(input, init));
     } catch (error) {
       // loadPyodide waits forever for a WebAssembly that failed to download
       if (watched.has(url)) fail(new Error(`${name} could not be downloaded (${error.message})`));
       throw error;
     } finally {
-      handed.delete(url);
+      prefetched.delete(url);
     }
     if (!watched.has(url)) return response;
     if (!response.ok) {
@@ -100,23 +99,6 @@ export function createDownloads({ manifest, fail, progress, allIn }) {
 
   return {
     network,
-
-    /** The page hands over its preloads of these URLs (boot.js): their fetches wait for them. */
-    expect(urls) {
-      for (const url of urls) handed.set(url, deferred());
-    },
-
-    /** One preload handed over: {url, status, statusText, headers, body}, or just {url}. */
-    preloaded({ url, status, statusText, headers, body }) {
-      const entry = handed.get(url);
-      if (!entry) return;
-      if (status === undefined) {
-        handed.delete(url); // fetch it here instead
-        entry.resolve(null);
-        return;
-      }
-      entry.resolve(new Response(body, { status, statusText, headers }));
-    },
 
     /** Whether a service worker serves the site; if none does, count and fill its cache. */
     begin(controlled) {
@@ -160,10 +142,10 @@ export function createDownloads({ manifest, fail, progress, allIn }) {
 
     /** Start downloading url now; the boot's own fetch of it (Pyodide's, say) then takes it. */
     prefetch(url) {
-      if (handed.has(url)) return;
+      if (prefetched.has(url)) return;
       const promise = network(url);
       promise.catch(() => {}); // the fetch that takes it gets the same failure, and reports it
-      handed.set(url, { promise });
+      prefetched.set(url, promise);
     },
 
     /** Fetch url; rejects, naming the file, on an HTTP error. */

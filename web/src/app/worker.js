@@ -4,16 +4,11 @@
 // runtime.js starts Python, and requests.js answers the requests.
 //
 // Protocol, page -> worker:
-//   {type: "start", controlled, preloaded}  first, from boot.js: whether a service worker serves
-//                                        the site, and the URLs of the downloads the page
-//                                        started (its preloads) and hands over
+//   {type: "start", controlled}          first, from boot.js: whether a service worker serves
+//                                        the site
 //   {type: "manifest", files} | {type: "manifest", error}
 //                                        the site's manifest.json, which boot.js fetches as it
 //                                        starts the worker (the worker would ask later)
-//   {type: "preloaded", url, status, statusText, headers, body}
-//                                        one of them: the response, its body a transferred
-//                                        ReadableStream; without `status`, the worker fetches
-//                                        the URL itself (the browser cannot transfer streams)
 //   {id, op, args}                       a request; op names the Session method it calls:
 //     new_game {text, moves, step, faces, history}  opens the session's game (`step` deals on
 //                                        from the one in `text`), replaying a link's moves with
@@ -54,10 +49,11 @@
 // Game replies: {ok, error?, code?, params?, notice?, game, steps?, ...}; game is the state
 // after the request (see freecell._web).
 //
-// Boot, as parallel as it can be. The page's preload starts the standard library's download
-// with the page (build.py writes it into index.html), and boot.js hands it over. The worker
-// starts the runtime's two modules, the manifest and snapshot.js at once, then the WebAssembly,
-// which it compiles while it streams, then the wheels (see runtime.js).
+// Boot, as parallel as it can be. The page's preload starts the download of the runtime's
+// JavaScript with the page (build.py writes it into index.html), which the worker's import then
+// takes from the browser's HTTP cache. The worker starts the runtime's two modules, the
+// manifest and snapshot.js at once, then the WebAssembly, which it compiles while it streams,
+// and the standard library, then the wheels (see runtime.js).
 // The first boot of a build in a browser: Python starts with the standard library (compiled to
 // bytecode at build time, see build.py), micropip installs our wheel, and Python's memory is
 // then saved (snapshot.js). Later boots resume from that snapshot instead: no
@@ -98,7 +94,7 @@ self.addEventListener("unhandledrejection", (event) => {
   if (failed) event.preventDefault();
 });
 
-// --- what the page says first, and the downloads it hands over ---------------------------------
+// --- what the page says first ------------------------------------------------------------------
 
 const started = deferred(); // the page's "start"
 const manifest = deferred(); // the site's manifest, from boot.js
@@ -116,15 +112,12 @@ const runtime = createRuntime({ root, downloads, status, fail, race, failed: () 
 
 function onBootMessage(data) {
   if (data.type === "start") {
-    downloads.expect(data.preloaded ?? []);
     downloads.begin(data.controlled);
     if (downloads.counting()) status("downloading");
     started.resolve(data);
   } else if (data.type === "manifest") {
     if (data.files) manifest.resolve(data.files);
     else manifest.reject(new Error(data.error));
-  } else if (data.type === "preloaded") {
-    downloads.preloaded(data);
   }
 }
 
@@ -178,6 +171,6 @@ function siteText(path) {
 const answer = createRequests(session, siteText);
 
 self.onmessage = ({ data }) => {
-  if (["start", "manifest", "preloaded"].includes(data?.type)) onBootMessage(data);
+  if (["start", "manifest"].includes(data?.type)) onBootMessage(data);
   else answer(data);
 };
