@@ -253,6 +253,30 @@ class TestGrade:
         expect(board).not_to_have_attribute("data-difficulty", re.compile("."))
         expect(table.locator("#difficulty")).to_be_hidden()
 
+    def test_a_move_during_the_search_keeps_the_grade(
+        self, pages: PageFactory, site_url: str
+    ) -> None:
+        """A move that ends the grade's search before it is done: the deal is graded anyway.
+
+        Deal 657's search takes Python about a second; its first move is played as soon as the
+        page asks for the grade (the page's clock, paused, lets the deal rest SETTLE_MS).
+        """
+        page = pages()
+        page.clock.install()
+        boot(page, f"{site_url}?deal=617")
+        board = page.locator("#board")
+        expect(board).to_have_attribute("data-difficulty", re.compile("."))
+        page.clock.pause_at(page.evaluate("() => Date.now()") + 1000)
+        page.locator("#deal").fill("657")
+        page.locator("#deal").press("Enter")
+        expect(board).to_have_attribute("data-deal", "657")
+        settle_ms = int(re.findall(r"const SETTLE_MS = (\d+);", PLAY_JS.read_text())[0])
+        page.clock.run_for(settle_ms)
+        play_keys(page, "5a")
+        expect(board).to_have_attribute("data-moves", "5a")
+        page.clock.resume()
+        expect(board).to_have_attribute("data-difficulty", "4")
+
 
 class TestScreenshots:
     @pytest.mark.parametrize(

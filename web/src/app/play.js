@@ -184,11 +184,16 @@ export function createPlay({ state, bridge, view, messages, stats }) {
 
   /**
    * Ask Python for the grade of deal `number` (its search is the one the guard starts); settle
-   * has cleared the last one and marked it pending.
+   * has cleared the last one and marked it pending. A move ends the search before it is done
+   * ({cancelled}): the grade is the deal's, so it is asked again.
    */
   function grade(number) {
     call("grade").then((reply) => {
       if (state.deal !== number) return; // another deal opened
+      if (reply.cancelled) {
+        grade(number);
+        return;
+      }
       state.difficulty = reply.ok ? reply.difficulty : null;
       state.pending.grade = false;
       view.render(state);
