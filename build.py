@@ -233,7 +233,7 @@ def compile_python(runtime: dict[str, Any], micropip: Path, dealer: Path) -> dic
 
 PRELOADS_PLACEHOLDER = "<!-- build.py: the runtime's preloads -->"
 RUNTIME_JS = "pyodide/pyodide.asm.mjs"
-"""The runtime's JavaScript, the bulk of its code that loadPyodide imports: the page preloads it."""
+"""The runtime's JavaScript, the bulk of its code (the worker imports it): the page preloads it."""
 
 
 def write_preloads(site: Path, urls: list[str]) -> None:
