@@ -184,13 +184,15 @@ export function createPlay({ state, bridge, view, messages, stats }) {
 
   /**
    * Ask Python for the grade of deal `number` (its search is the one the guard starts); settle
-   * has cleared the last one and marked it pending. A move ends the search before it is done
-   * ({cancelled}): the grade is the deal's, so it is asked again.
+   * has cleared the last one and marked it pending. A move made meanwhile ends the search
+   * ({cancelled}, after the move's reply): the grade is the deal's, so it is asked again. A
+   * search that fails is cancelled with the game unchanged, and not asked again.
    */
   function grade(number) {
+    const asked = state.game;
     call("grade").then((reply) => {
       if (state.deal !== number) return; // another deal opened
-      if (reply.cancelled) {
+      if (reply.cancelled && state.game !== asked) {
         grade(number);
         return;
       }
