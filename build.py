@@ -242,13 +242,12 @@ def write_preloads(site: Path, urls: list[str]) -> None:
     The browser starts them with the page, before any script runs; the Python worker takes
     them from the browser's HTTP cache (app/boot.js reads them too, so that the browser sees
     them used). The one preload is the runtime's JavaScript, which fills the link while the
-    worker starts. Not the standard library (876 KB; the worker starts it with the
-    WebAssembly): Lighthouse's simulated phone waits for every download that ends before the
-    largest paint, the loading line (2.5 s with the JavaScript, 5.7 s with the standard
-    library). Not the WebAssembly: the worker downloads it itself, so that the browser can
-    keep its compiled code (see worker.js). Nor the wheels: the worker downloads them once the
-    WebAssembly is in, see runtime.js. The service worker serves the page without preloads:
-    its copies are at hand.
+    worker starts. Not the standard library, more than three times its size (the worker starts
+    it with the WebAssembly): Lighthouse's simulated phone waits for every download that ends
+    before the largest paint, the loading line (docs/performance.md). Not the WebAssembly: the
+    worker downloads it itself, so that the browser can keep its compiled code (see worker.js).
+    Nor the wheels: the worker downloads them once the WebAssembly is in, see runtime.js. The
+    service worker serves the page without preloads: its copies are at hand.
     """
     page = site / "index.html"
     text = page.read_text()
