@@ -1,7 +1,7 @@
 // Round-trip a memory snapshot through web/src/app/snapshot.js under Node.js, as the page's
-// worker does, with the site's own files: boot, install the wheel with micropip, take the
-// snapshot, turn it into the cached Response, read that back and resume a second runtime from
-// it. Prints one JSON line.
+// worker does, with the site's own files: boot, install the wheel with micropip, answer the
+// page's first request, take the snapshot, turn it into the cached Response, read that back and
+// resume a second runtime from it. Prints one JSON line.
 // Usage: node tests/pyodide_snapshot.mjs DIST_DIR
 import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
@@ -28,8 +28,10 @@ first.FS.writeFile(wheel, new Uint8Array(readFileSync(join(dist, manifest.dealer
 const micropip = first.pyimport("micropip");
 await micropip.install(`emfs:${wheel}`);
 micropip.destroy();
-first.pyimport("freecell._web");
+const firstWeb = first.pyimport("freecell._web");
 await new Promise((resolve) => setTimeout(resolve, 0));
+const firstSession = firstWeb.Session(); // the worker's, which answers before the snapshot
+firstSession.new_game("617", "", 0, true, "");
 const taken = snapshots.takeSnapshot(first);
 const response = snapshots.snapshotResponse(first, taken);
 const stored = (await response.clone().arrayBuffer()).byteLength;

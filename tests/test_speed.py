@@ -183,6 +183,34 @@ class TestFirstVisit:
         listed = {f"/{name}" for name in files["files"]} | {"/", "/manifest.json", "/sw.js"}
         assert set(counts) <= listed
 
+    def test_the_first_board_does_not_wait_for_the_snapshot(
+        self, make_context: ContextFactory, site_url: str
+    ) -> None:
+        """The worker saves Python's memory once it has answered: the board comes first.
+
+        The snapshot is then taken as usual, and the next visit resumes from it.
+        """
+        with make_context() as context:
+            page = context.new_page()
+            page.add_init_script(BOARD_AND_READY_SCRIPT)
+            boot(page, f"{site_url}?deal=617")
+            assert_board(page, 617)
+            poll(page, SNAPSHOT_JS)
+            board = page.evaluate("performance.timeOrigin + window.__board")
+            [worker] = page.workers
+            marks = worker.evaluate(
+                "Object.fromEntries(performance.getEntriesByType('mark')"
+                ".map((mark) => [mark.name, performance.timeOrigin + mark.startTime]))"
+            )
+            assert board < marks["snapshot-taken"]
+            page.reload()
+            expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+            assert_board(page, 617)
+            [worker] = page.workers
+            names = worker.evaluate("performance.getEntriesByType('mark').map((m) => m.name)")
+            assert "snapshot-found" in names
+            assert "micropip-imported" not in names
+
     def test_the_status_line_shows_the_download(
         self, make_context: ContextFactory, site_url: str
     ) -> None:

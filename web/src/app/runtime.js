@@ -1,7 +1,8 @@
 // Python's start in the worker: the runtime's WebAssembly, compiled while it streams; then
 // loadPyodide, either resuming from the memory snapshot of an earlier visit (snapshot.js) and
 // warming up, or, on a build's first boot here, starting Python, installing our wheel with
-// micropip and saving the snapshot for the next visits.
+// micropip and, once it has answered the page's first request, saving the snapshot for the next
+// visits.
 import { cacheName } from "./downloads.js";
 
 const START_TIMEOUT_MS = 45_000; // after the downloads, Python starts in a few seconds
@@ -81,6 +82,7 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
   // --- the boot --------------------------------------------------------------------------------
 
   let startTimer = 0;
+  let saveSoon = null; // a first boot's snapshot, to take once (see save)
 
   /** The downloads are in (or none is needed): Python starts, and must within the timeout. */
   function startingSoon() {
@@ -160,8 +162,8 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
   }
 
   // A build's first boot here: Python starts, micropip (by URL: the runtime's lock file names a
-  // build of it whose hash differs from PyPI's) installs our wheel, then Python's state is saved
-  // for the next visits.
+  // build of it whose hash differs from PyPI's) installs our wheel, and Python's state is saved
+  // for the next visits once it has answered (save).
   async function bootAndSave(loadPyodide, options, files, wheel, snapshots) {
     const pyodide = await race(loadPyodide({ ...options, _makeSnapshot: Boolean(self.caches) }));
     performance.mark("python-started");
@@ -181,21 +183,36 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
     performance.mark("dealer-imported");
     const tools = self.caches ? await snapshots.catch(() => null) : null;
     if (tools) {
-      // One turn of the event loop first, in which micropip's finished install lets go of its
-      // promises. The memory is copied before any request changes it; storing it waits until
-      // the first board is out.
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      // Taking the snapshot (about 80 ms) waits until Python has answered the first request,
+      // so that the first board does not wait for it (see save); and storing it, until the
+      // next task. Python is ready one turn of the event loop from now, in which micropip's
+      // finished install lets go of its promises, which a snapshot cannot hold.
       const { storeSnapshot, takeSnapshot } = tools;
-      const snapshot = takeSnapshot(pyodide);
-      performance.mark("snapshot-taken");
-      const store = () => storeSnapshot(pyodide, snapshot, root, cacheName(files.build));
-      if (snapshot) setTimeout(store, 0);
+      saveSoon = () => {
+        const snapshot = takeSnapshot(pyodide);
+        performance.mark("snapshot-taken");
+        const store = () => storeSnapshot(pyodide, snapshot, root, cacheName(files.build));
+        if (snapshot) setTimeout(store, 0);
+      };
+      await new Promise((resolve) => setTimeout(resolve, 0));
     }
     return web;
   }
 
   return {
     startingSoon,
+
+    /**
+     * Take the snapshot of a build's first boot here, if it is due: call it once Python has
+     * answered a request, before any search runs (requests.js), so that the snapshot holds no
+     * search. It then holds the page's first session as well, which no later visit uses (each
+     * makes its own): a few kilobytes of Python's memory, in pages that are stored anyway.
+     */
+    save() {
+      const save = saveSoon;
+      saveSoon = null;
+      save?.();
+    },
 
     /**
      * Start Python: resolves with the module freecell._web, or rejects with why it failed.

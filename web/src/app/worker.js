@@ -55,9 +55,9 @@
 // manifest and snapshot.js at once, then the WebAssembly, which it compiles while it streams,
 // and the standard library, then the wheels (see runtime.js).
 // The first boot of a build in a browser: Python starts with the standard library (compiled to
-// bytecode at build time, see build.py), micropip installs our wheel, and Python's memory is
-// then saved (snapshot.js). Later boots resume from that snapshot instead: no
-// interpreter start, no install.
+// bytecode at build time, see build.py), micropip installs our wheel, and once Python has
+// answered the page's first request (the board), its memory is saved (snapshot.js). Later boots
+// resume from that snapshot instead: no interpreter start, no install.
 import { deferred } from "./deferred.js";
 import { createDownloads } from "./downloads.js";
 import { createRequests } from "./requests.js";
@@ -172,5 +172,7 @@ const answer = createRequests(session, siteText);
 
 self.onmessage = ({ data }) => {
   if (["start", "manifest"].includes(data?.type)) onBootMessage(data);
-  else answer(data);
+  // A build's first boot saves Python's memory once it has answered (runtime.save): in a
+  // microtask, so before the first slice of any search.
+  else answer(data).then(runtime.save);
 };
