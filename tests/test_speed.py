@@ -248,6 +248,29 @@ class TestFirstVisit:
         assert progress[-1][2] == progress[-1][3]
         assert statuses.index("Starting Python…") > statuses.index(progress[-1][0])
 
+    def test_a_wait_without_a_size_shows_a_moving_bar_only_after_a_second(
+        self, make_context: ContextFactory, site_url: str
+    ) -> None:
+        """Until the sizes are known the bar is hidden, for a second; then it moves.
+
+        A moving bar is repainted every frame, on the CPU that Python's start needs: a wait
+        shorter than that (a repeat visit's start) shows none.
+        """
+        with make_context() as context:
+            page = context.new_page()
+            gate = Gate()  # no manifest, so no sizes: the worker waits
+            page.route("**/manifest.json", gate)
+            page.goto(f"{site_url}?deal=617")
+            expect(page.locator("#status")).not_to_have_text("")
+            bar = page.locator("progress#progress")
+            expect(bar).to_be_hidden()
+            started = time.monotonic()
+            expect(bar).to_be_visible(timeout=5000)
+            assert time.monotonic() - started > 0.5
+            assert bar.evaluate("(bar) => bar.position") == -1  # no value: it moves
+            gate.open()
+            expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+
 
 @pytest.fixture(scope="module")
 def _returning(make_context: ContextFactory) -> Iterator[BrowserContext]:

@@ -8,6 +8,11 @@ import rules from "./rules.js";
 import { isFreecell } from "./state.js";
 
 const NOTE_MS = 6000; // how long a note, such as why a move was refused, stays up
+// A progress bar without a size moves, and the browser repaints it every frame, on the CPU that
+// Python's start needs (a repeat visit's start took 6% longer with it). So it moves only once
+// such a wait has lasted this long: until then it stays as it was, hidden at first, full after
+// a download. A repeat visit's start, shorter than that, shows no bar.
+const STILL_BAR_MS = 1000;
 
 const STAGES = {
   loading: () => t("status.loading"),
@@ -34,6 +39,7 @@ export function createMessages({ messageLine, statusLine, progressBar, updateNot
   let saying = () => "";
   let stage = null;
   let timer = 0;
+  let barTimer = 0;
 
   /** Say something on the message line: text, or a function that says it in the language. */
   function say(text) {
@@ -54,15 +60,23 @@ export function createMessages({ messageLine, statusLine, progressBar, updateNot
   /**
    * Show a loading stage ("loading", "downloading", "starting"), the download's progress
    * ({loaded, total}) or nothing (null) on the status line; the bar shows the fraction
-   * downloaded, and moves without one while no size is known.
+   * downloaded, and moves without one once no size has been known for STILL_BAR_MS.
    */
   function status(next) {
     stage = next;
     const counting = typeof next === "object" && next !== null;
     // While the downloads run, screen readers wait for the stage after them (aria-busy).
     statusLine.toggleAttribute("aria-busy", counting);
-    if (counting && next.total > 0) progressBar.value = Math.min(1, next.loaded / next.total);
-    else progressBar.removeAttribute("value");
+    clearTimeout(barTimer);
+    if (counting && next.total > 0) {
+      progressBar.value = Math.min(1, next.loaded / next.total);
+      progressBar.hidden = false;
+    } else if (next !== null) {
+      barTimer = setTimeout(() => {
+        progressBar.removeAttribute("value");
+        progressBar.hidden = false;
+      }, STILL_BAR_MS);
+    }
     if (next === null) statusLine.textContent = "";
     else if (counting) statusLine.textContent = downloaded(next);
     else statusLine.textContent = STAGES[next]?.() ?? next;
