@@ -8,10 +8,10 @@ import rules from "./rules.js";
 import { isFreecell } from "./state.js";
 
 const NOTE_MS = 6000; // how long a note, such as why a move was refused, stays up
-// A progress bar without a size moves, and the browser repaints it every frame, on the CPU that
-// Python's start needs (a repeat visit's start took 6% longer with it). So it moves only once
-// such a wait has lasted this long: until then it stays as it was, hidden at first, full after
-// a download. A repeat visit's start, shorter than that, shows no bar.
+// A progress bar without a size moves: the browser draws it anew every frame, on the CPU that
+// Python's start needs (some 90 ms of it in a repeat visit's start, docs/performance.md). So it
+// moves only once such a wait has lasted this long: until then it stays as it was, hidden at
+// first, full after a download. A repeat visit's start, shorter than that, shows no bar.
 const STILL_BAR_MS = 1000;
 
 const STAGES = {
