@@ -204,9 +204,10 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
 
     /**
      * Take the snapshot of a build's first boot here, if it is due: call it once Python has
-     * answered a request, before any search runs (requests.js), so that the snapshot holds no
-     * search. It then holds the page's first session as well, which no later visit uses (each
-     * makes its own): a few kilobytes of Python's memory, in pages that are stored anyway.
+     * answered a request, before any search's first slice (requests.js), so that the snapshot
+     * holds none of a search's work. It then holds the page's first session as well, which no
+     * later visit uses (each makes its own): a few kilobytes of Python's memory, in pages that
+     * are stored anyway.
      */
     save() {
       const save = saveSoon;
