@@ -152,6 +152,16 @@ def answered(cdn: Cdn, start_ms: float, end_ms: float) -> list[str]:
     return [s.path for s in list(cdn.log) if start_ms / 1000 <= s.start <= end_ms / 1000]
 
 
+def worker_marks(page: Page) -> dict[str, float]:
+    """Return the page's Python worker's performance marks, as epoch milliseconds by name."""
+    [worker] = page.workers
+    marks: dict[str, float] = worker.evaluate(
+        "Object.fromEntries(performance.getEntriesByType('mark')"
+        ".map((mark) => [mark.name, performance.timeOrigin + mark.startTime]))"
+    )
+    return marks
+
+
 class TestFirstVisit:
     def test_each_file_is_downloaded_once(
         self, make_context: ContextFactory, cdn_site: tuple[str, Path, Cdn]
@@ -197,19 +207,13 @@ class TestFirstVisit:
             assert_board(page, 617)
             poll(page, SNAPSHOT_JS)
             board = page.evaluate("performance.timeOrigin + window.__board")
-            [worker] = page.workers
-            marks = worker.evaluate(
-                "Object.fromEntries(performance.getEntriesByType('mark')"
-                ".map((mark) => [mark.name, performance.timeOrigin + mark.startTime]))"
-            )
-            assert board < marks["snapshot-taken"]
+            assert board < worker_marks(page)["snapshot-taken"]
             page.reload()
             expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
             assert_board(page, 617)
-            [worker] = page.workers
-            names = worker.evaluate("performance.getEntriesByType('mark').map((m) => m.name)")
-            assert "snapshot-found" in names
-            assert "micropip-imported" not in names
+            marks = worker_marks(page)
+            assert "snapshot-found" in marks
+            assert "micropip-imported" not in marks
 
     def test_the_status_line_shows_the_download(
         self, make_context: ContextFactory, site_url: str
