@@ -298,8 +298,14 @@ class TestAppShell:
     def test_a_repeat_visit_asks_only_for_updates(
         self, make_context: ContextFactory, cdn_site: tuple[str, Path, Cdn]
     ) -> None:
-        """With the HTTP cache expired, a repeat visit's only request before the board is sw.js."""
+        """With the HTTP cache expired, a repeat visit's only request before the board is sw.js.
+
+        The worker's resource timing says where its runtime came from: the WebAssembly from the
+        browser's HTTP cache ("cache"), whose copy has its compiled code, though expired; the
+        standard library from the build's cache ("cache-storage").
+        """
         base, _, cdn = cdn_site
+        files = manifest()
         with make_context() as context:
             page = context.new_page()
             visit_with_snapshot(page, f"{base}?deal=617")
@@ -309,7 +315,14 @@ class TestAppShell:
             boot(again, f"{base}?deal=1")
             assert_board(again, 1)
             requests = answered(cdn, started, now_ms(again))
+            [worker] = again.workers
+            delivered = worker.evaluate(
+                "Object.fromEntries(performance.getEntriesByType('resource')"
+                ".map((entry) => [entry.name, entry.deliveryType]))"
+            )
         assert set(requests) <= {"/sw.js"}, requests
+        assert delivered[base + files["wasm"]] == "cache", delivered
+        assert delivered[base + files["stdlib"]] == "cache-storage", delivered
 
     def test_a_repeat_visit_shows_the_remembered_board_first(
         self, returning: BrowserContext, site_url: str
