@@ -8,7 +8,9 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,9 @@ from hypothesis import strategies as st
 import freecell
 from freecell import deal, format_deal
 from freecell._cli import main
+from freecell._cli.solve import _result
 from freecell._deal import parse_deal_spec
+from freecell._solver import Solution
 
 FREECELL = [sys.executable, "-m", "freecell"]
 UTF8_ENV = {**os.environ, "LC_ALL": "C.UTF-8"}
@@ -520,6 +524,43 @@ class TestSignals:
         time.sleep(1)  # a worker watches its parent every 0.5 s
         left = subprocess.run(["pgrep", "-g", str(process.pid)], capture_output=True, check=False)
         assert left.stdout == b""
+
+    def test_a_signal_while_a_solution_is_awaited_is_taken_between_waits(self) -> None:
+        """Ctrl-C while `--jobs` waits for a worker: noted during the wait, raised after it.
+
+        Raised inside concurrent.futures' wait, a KeyboardInterrupt could leave its condition's
+        lock released twice ("cannot release un-acquired lock", status 1). The signal is sent
+        once the wait has put its own handler in; the wait then ends, well before the solution
+        would come, with the handler that was there (KeyboardInterrupt), which is back.
+        """
+        future: Future[Solution] = Future()
+        during: list[object] = []
+
+        def stop_while_waiting() -> None:
+            deadline = time.monotonic() + 10
+            while signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                if time.monotonic() > deadline:  # never replaced: the wait ends, the test fails
+                    future.set_exception(RuntimeError("the wait kept the raising handler"))
+                    return
+                time.sleep(0.005)
+            during.append(signal.getsignal(signal.SIGINT))
+            os.kill(os.getpid(), signal.SIGINT)
+
+        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            sender = threading.Thread(target=stop_while_waiting, daemon=True)
+            started = time.monotonic()
+            sender.start()  # it waits for the wait's handler
+            with pytest.raises(KeyboardInterrupt):
+                _result(future)
+            sender.join()
+            assert during
+            assert during[0] is not signal.default_int_handler
+            assert time.monotonic() - started < 5
+            assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+            assert not future.done()
+        finally:
+            signal.signal(signal.SIGINT, previous)
 
     def test_a_killed_worker_is_one_line_and_status_1(self) -> None:
         """SIGKILL to one worker of `--jobs 2` ends the command with a message, not a hang."""

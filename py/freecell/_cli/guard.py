@@ -239,6 +239,35 @@ def _signals_held() -> Iterator[None]:
         mask(signal.SIG_SETMASK, previous)
 
 
+@contextmanager
+def signals_noted() -> Iterator[list[int]]:
+    """Only note SIGINT and SIGTERM until the block ends, then take them (main thread only).
+
+    Python runs a signal's handler wherever the main thread is: one that raises inside a
+    condition's wait (concurrent.futures waits on one) can leave its lock released twice, and
+    the command then ends with "cannot release un-acquired lock" instead of its stop status.
+    Within the block the signals are only appended to the list it gets, which it polls between
+    short waits; at its end the handlers that were there come back, and each signal noted is
+    raised again for them.
+    """
+    noted: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield noted
+        return
+
+    def note(signum: int, frame: object) -> None:  # noqa: ARG001 - a signal handler
+        noted.append(signum)
+
+    previous = {stop: signal.signal(stop, note) for stop in sorted(_STOP_SIGNALS)}
+    try:
+        yield noted
+    finally:
+        for stop, handler in previous.items():
+            signal.signal(stop, signal.SIG_DFL if handler is None else handler)
+        for signum in noted:
+            signal.raise_signal(signum)
+
+
 class _Output:
     """Standard output for a command: a write that fails raises :class:`_Fault`.
 

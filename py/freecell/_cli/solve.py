@@ -20,7 +20,7 @@ import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence, Sized
 from dataclasses import dataclass
-from typing import Final, TextIO
+from typing import TYPE_CHECKING, Final, TextIO
 
 from freecell._cli.guard import (
     EXIT_BAD_INPUT,
@@ -29,6 +29,7 @@ from freecell._cli.guard import (
     EXIT_UNKNOWN,
     quiet_worker,
     quoted,
+    signals_noted,
 )
 from freecell._cli.options import (
     Answered,
@@ -45,11 +46,15 @@ from freecell._notation import FREECELLS
 from freecell._rules import PositionError
 from freecell._solver import Solution, Solver
 
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
 _PROG: Final = "freecell solve"
 _FORMATS: Final = ("text", "json")
 _STDIN: Final = "-"
 _AHEAD: Final = 8  # deals handed out ahead of the one printed next, per process
 _WATCH_SECONDS: Final = 0.5  # how often a worker checks that its parent is alive
+_WAIT_SECONDS: Final = 0.1  # the longest a stop signal waits while a solution is awaited
 
 
 def _format(text: str) -> str:
@@ -146,6 +151,20 @@ def _watch_parent() -> None:
     threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
+def _result(future: Future[Solution]) -> Solution:
+    """Wait for a worker's solution; Ctrl-C or SIGTERM meanwhile is taken between two waits.
+
+    Not inside one: see :func:`signals_noted`.
+    """
+    with signals_noted() as noted:
+        while not noted:
+            try:
+                return future.result(timeout=_WAIT_SECONDS)
+            except TimeoutError:
+                continue
+    return future.result()  # the handlers let the noted signals pass: wait on
+
+
 def _results(tasks: Iterator[_Task], jobs: int) -> Iterator[tuple[_Task, Solution]]:
     """Yield each task with its solution, in order, solving up to ``jobs`` at once.
 
@@ -159,7 +178,7 @@ def _results(tasks: Iterator[_Task], jobs: int) -> Iterator[tuple[_Task, Solutio
         return
     # Only several jobs need these (and Pyodide has no processes).
     import multiprocessing  # noqa: PLC0415
-    from concurrent.futures import Future, ProcessPoolExecutor  # noqa: PLC0415
+    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
     from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415
 
     executor = ProcessPoolExecutor(jobs, initializer=_start_worker)
@@ -173,7 +192,7 @@ def _results(tasks: Iterator[_Task], jobs: int) -> Iterator[tuple[_Task, Solutio
                 if not pending:
                     return
                 task, future = pending.popleft()
-                solution = future.result()
+                solution = _result(future)
             except BrokenProcessPool:
                 raise WorkerDiedError from None
             yield task, solution
