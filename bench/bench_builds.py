@@ -14,16 +14,20 @@ With --cold, each round opens each build once in a new disk profile
 prints the time to the first board and the worker's marks, medians. With --repeat, each round
 visits each build twice in a new disk profile, the HTTP cache expired (bench_network.py's repeat
 visit), and times the second visit: to the board and to ready. A slow or busy machine slows
-every build alike, so the ratios hold where absolute figures do
-not. To get an older build: `git worktree add /tmp/old <rev>`, link web/node_modules and .venv
-into it, and run `python3 build.py` there.
+every build alike, so the ratios hold where absolute figures do not; the builds take turns in
+an order reversed every other round, and each ratio comes with a 95 % bootstrap interval
+(rounds resampled): one that holds 1.00 is within the noise. To get an older build:
+`git worktree add /tmp/old <rev>`, link web/node_modules and .venv into it, and run
+`python3 build.py` there.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import sys
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -56,6 +60,33 @@ def main() -> None:
         deal_changes(builds, args.rounds or 8, args.phone)
 
 
+DRAWS = 2000  # bootstrap resamples of each interval
+
+
+def in_turn(names: list[str], round_: int) -> list[str]:
+    """Return the builds' order in a round: reversed every other round, none always first."""
+    return names if round_ % 2 == 0 else names[::-1]
+
+
+def ratio(
+    rounds: Sequence[list[float]],
+    baseline: Sequence[list[float]],
+    center: Callable[[list[float]], float] = statistics.median,
+) -> str:
+    """Return the ratio of two builds' medians and its 95 % bootstrap interval (by rounds)."""
+    rng = random.Random(0)  # noqa: S311 - no secret: the same figures, the same interval
+
+    def of(chosen: Sequence[list[float]]) -> float:
+        return center([value for one in chosen for value in one])
+
+    draws = sorted(
+        of(rng.choices(rounds, k=len(rounds))) / of(rng.choices(baseline, k=len(baseline)))
+        for _ in range(DRAWS)
+    )
+    low, high = draws[int(DRAWS * 0.025)], draws[int(DRAWS * 0.975) - 1]
+    return f"{of(rounds) / of(baseline):.2f}x ({low:.2f}-{high:.2f})"
+
+
 def page_visits(builds: dict[str, str], rounds: int, network: str | None, again: bool) -> None:
     """Open each build cold (or `again`), round after round; print medians and worker's marks."""
     times: dict[str, list[float]] = {name: [] for name in builds}
@@ -69,8 +100,9 @@ def page_visits(builds: dict[str, str], rounds: int, network: str | None, again:
             if again:
                 cdn.max_age = None  # the HTTP cache expired: every use revalidates
             sites[name] = (stack.enter_context(serve(Path(folder), cdn=cdn)), cdn)
-        for _ in range(rounds):
-            for name, (base, cdn) in sites.items():
+        for round_ in range(rounds):
+            for name in in_turn(list(sites), round_):
+                base, cdn = sites[name]
                 assert cdn.log is not None
                 url = f"{base}index.html?deal=617"
                 if again:
@@ -84,12 +116,16 @@ def page_visits(builds: dict[str, str], rounds: int, network: str | None, again:
                     marks[name].setdefault(mark["name"], []).append(at)
     first = next(iter(builds))
     visit = "repeat" if again else "cold"
-    print(f"| build | {visit}, to the board ({rounds} visits, median) | to ready | ratio |")
-    print("|---|---:|---:|---:|")
+    print(
+        f"| build | {visit}, to the board ({rounds} visits, median) | ratio to {first} "
+        f"| to ready | ratio to {first} |"
+    )
+    print("|---|---:|---:|---:|---:|")
     for name, values in times.items():
         board, ready = statistics.median(values), statistics.median(readies[name])
-        ratio = board / statistics.median(times[first])
-        print(f"| {name} | {board:,.0f} ms | {ready:,.0f} ms | {ratio:.2f}x {first} |")
+        boards = ratio([[value] for value in values], [[value] for value in times[first]])
+        ready_ratio = ratio([[value] for value in readies[name]], [[v] for v in readies[first]])
+        print(f"| {name} | {board:,.0f} ms | {boards} | {ready:,.0f} ms | {ready_ratio} |")
     for name, found in marks.items():
         medians = sorted((statistics.median(at), mark) for mark, at in found.items())
         print(f"\n{name}, the worker's marks (ms from navigation, medians):")
@@ -98,7 +134,7 @@ def page_visits(builds: dict[str, str], rounds: int, network: str | None, again:
 
 def deal_changes(builds: dict[str, str], rounds: int, phone: bool) -> None:
     """Click Next in each build, round after round; print the board and painted times."""
-    times: dict[str, dict[str, list[float]]] = {
+    times: dict[str, dict[str, list[list[float]]]] = {  # a list of times a round
         name: {"board": [], "painted": []} for name in builds
     }
     with ExitStack() as stack, sync_playwright() as playwright:
@@ -120,23 +156,30 @@ def deal_changes(builds: dict[str, str], rounds: int, phone: bool) -> None:
             page.wait_for_timeout(SETTLE_MS)
             page.evaluate(DEAL_CHANGES_SCRIPT, [10, REST_MS])  # the same start for every build
             pages[name] = page
-        for _ in range(rounds):
-            for name, page in pages.items():
+        for round_ in range(rounds):
+            for name in in_turn(list(pages), round_):
+                page = pages[name]
                 page.bring_to_front()
                 measured = page.evaluate(DEAL_CHANGES_SCRIPT, [25, REST_MS])
                 for kind, values in measured.items():
-                    times[name][kind] += values
+                    times[name][kind].append(values)
         browser.close()
     first = next(iter(builds))
-    print("| build | board p50 | board p95 | painted p50 | painted p95 | painted p50 ratio |")
+    print(
+        "| build | board p50 | board p95 | painted p50 | painted p95 "
+        f"| painted p50 ratio to {first} |"
+    )
     print("|---|---:|---:|---:|---:|---:|")
     for name, measured in times.items():
-        board, painted = measured["board"], measured["painted"]
-        ratio = percentile(painted, 0.5) / percentile(times[first]["painted"], 0.5)
+        board = [value for one in measured["board"] for value in one]
+        painted = [value for one in measured["painted"] for value in one]
+        painted_ratio = ratio(
+            measured["painted"], times[first]["painted"], lambda values: percentile(values, 0.5)
+        )
         print(
             f"| {name} | {percentile(board, 0.5):.1f} ms | {percentile(board, 0.95):.1f} ms "
             f"| {percentile(painted, 0.5):.1f} ms | {percentile(painted, 0.95):.1f} ms "
-            f"| {ratio:.2f}x {first} |"
+            f"| {painted_ratio} |"
         )
 
 
