@@ -121,11 +121,15 @@ def page_visits(builds: dict[str, str], rounds: int, network: str | None, again:
         f"| to ready | ratio to {first} |"
     )
     print("|---|---:|---:|---:|---:|")
+
+    def rounds_of(visits: list[float]) -> list[list[float]]:
+        return [[each] for each in visits]  # a round is one visit of each build
+
     for name, values in times.items():
         board, ready = statistics.median(values), statistics.median(readies[name])
-        boards = ratio([[value] for value in values], [[value] for value in times[first]])
-        ready_ratio = ratio([[value] for value in readies[name]], [[v] for v in readies[first]])
-        print(f"| {name} | {board:,.0f} ms | {boards} | {ready:,.0f} ms | {ready_ratio} |")
+        boards = ratio(rounds_of(values), rounds_of(times[first]))
+        readies_ratio = ratio(rounds_of(readies[name]), rounds_of(readies[first]))
+        print(f"| {name} | {board:,.0f} ms | {boards} | {ready:,.0f} ms | {readies_ratio} |")
     for name, found in marks.items():
         medians = sorted((statistics.median(at), mark) for mark, at in found.items())
         print(f"\n{name}, the worker's marks (ms from navigation, medians):")
