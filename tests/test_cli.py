@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import freecell
 from freecell import deal, format_deal
 from freecell._cli import main
-from freecell._cli.solve import _result
+from freecell._cli.solve import _result, _results, _Task
 from freecell._deal import parse_deal_spec
 from freecell._solver import Solution
 
@@ -561,6 +561,22 @@ class TestSignals:
             assert not future.done()
         finally:
             signal.signal(signal.SIGINT, previous)
+
+    def test_stopping_several_jobs_leaves_no_thread_running(self) -> None:
+        """However `--jobs` ends, the executor's thread has ended when the command goes on.
+
+        One left running races the interpreter's exit, which shuts the pool down again: after
+        a Ctrl-C, "Exception ignored in threading._shutdown ... Bad file descriptor" on stderr.
+        """
+        tasks = iter(
+            [_Task(n, "", max_states=200_000, timeout=None, cells=4) for n in (1, 2, 3, 4, 5, 6)]
+        )
+        results = _results(tasks, 2)
+        task, _ = next(results)
+        results.close()  # as a closed pipe or a Ctrl-C ends the generator
+        assert task.number == 1
+        left = [thread for thread in threading.enumerate() if "ExecutorManager" in repr(thread)]
+        assert left == []
 
     def test_a_killed_worker_is_one_line_and_status_1(self) -> None:
         """SIGKILL to one worker of `--jobs 2` ends the command with a message, not a hang."""

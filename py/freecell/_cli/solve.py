@@ -18,7 +18,7 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence, Sized
+from collections.abc import Generator, Iterable, Iterator, Sequence, Sized
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, TextIO
 
@@ -165,7 +165,7 @@ def _result(future: Future[Solution]) -> Solution:
     return future.result()  # the handlers let the noted signals pass: wait on
 
 
-def _results(tasks: Iterator[_Task], jobs: int) -> Iterator[tuple[_Task, Solution]]:
+def _results(tasks: Iterator[_Task], jobs: int) -> Generator[tuple[_Task, Solution]]:
     """Yield each task with its solution, in order, solving up to ``jobs`` at once.
 
     Several jobs run in worker processes, with a few deals handed out ahead of the one printed
@@ -198,11 +198,13 @@ def _results(tasks: Iterator[_Task], jobs: int) -> Iterator[tuple[_Task, Solutio
             yield task, solution
     finally:
         # Killed, not asked: a worker in the middle of a deal would finish it first, and the
-        # executor's queues survive a killed worker (multiprocessing.Pool's do not).
-        executor.shutdown(wait=False, cancel_futures=True)
+        # executor's queues survive a killed worker (multiprocessing.Pool's do not). Then one
+        # shutdown that waits for the executor's own thread: a first shutdown(wait=False) lets
+        # go of it, and a thread left running at exit races the interpreter's own shutdown of
+        # the pool ("Exception ignored ... Bad file descriptor" after a Ctrl-C).
         for worker in multiprocessing.active_children():
             worker.kill()
-        executor.shutdown(wait=True)
+        executor.shutdown(wait=True, cancel_futures=True)
 
 
 def _line(task: _Task, solution: Solution, fmt: str) -> str:
