@@ -49,8 +49,10 @@ WEB = ROOT / "web"
 DIST = ROOT / "dist"
 PYODIDE = WEB / "node_modules" / "pyodide"
 COMPILED_DIR = ROOT / "build" / "compiled"
+RUNTIME_DIR = ROOT / "build" / "runtime"
 MICROPIP_DIR = ROOT / "build" / "micropip"
 COMPILE_PYTHON = WEB / "tools" / "compile_python.mjs"
+SHRINK_WASM = WEB / "tools" / "shrink_wasm.mjs"
 SERVICE_WORKER = "sw.js"
 LAZY = "data/"
 """Files under this folder of the site are fetched when the page first needs them (the table
@@ -197,19 +199,48 @@ def download_micropip(file_name: str) -> Path:
     return wheel
 
 
-def compile_python(runtime: dict[str, Any], micropip: Path, dealer: Path) -> dict[str, Path]:
+def shrink_runtime(runtime: dict[str, Any]) -> Path:
+    """Return the runtime the page loads: the npm package's, its WebAssembly shrunk (cached).
+
+    A folder laid out as the package is (pyodide.mjs, pyodide.asm.mjs, the stock standard
+    library and lock file), whose pyodide.asm.wasm lacks the exports no JavaScript of the
+    runtime uses and the code only they reached (web/tools/shrink_wasm.mjs, with Binaryen):
+    the page loads no shared library that could link against them. build/runtime/ keeps one
+    per runtime and tool; compile_python() then boots the page's Python in it.
+    """
+    stamp = WEB / "node_modules" / ".installed"  # the npm lock's digest: Binaryen's version
+    h = hashlib.sha256(stamp.read_bytes() + SHRINK_WASM.read_bytes())
+    folder = RUNTIME_DIR / f"{runtime['pyodide']}-{h.hexdigest()[:16]}"
+    if (folder / WASM).exists():
+        return folder
+    log(f"leaving out of Pyodide {runtime['pyodide']}'s WebAssembly what the page cannot call")
+    shutil.rmtree(RUNTIME_DIR, ignore_errors=True)
+    partial = folder.with_name(folder.name + ".partial")
+    partial.mkdir(parents=True)
+    for name in [*PYODIDE_FILES, "python_stdlib.zip", "pyodide-lock.json", "package.json"]:
+        shutil.copy2(PYODIDE / name, partial / name)
+    run("node", SHRINK_WASM, PYODIDE, partial / WASM)
+    partial.rename(folder)
+    return folder
+
+
+def compile_python(
+    runtime: dict[str, Any], files: Path, micropip: Path, dealer: Path
+) -> dict[str, Path]:
     """Return the page's Python, compiled to bytecode by the runtime itself (cached).
 
     By key: ``stdlib`` its standard library, ``micropip`` and ``dealer`` the two wheels.
 
     web/tools/compile_python.mjs boots the runtime under Node.js, runs the page's boot and
     every request of its API, compile_python.py compiles what they imported (of our wheel,
-    every module) and nothing else, and the results must boot the page in a fresh runtime;
-    build/compiled/ keeps one result per runtime version and inputs.
+    every module) and nothing else, and the results must boot the page in a fresh runtime,
+    the page's own (`files`, from shrink_runtime()); build/compiled/ keeps one result per
+    runtime version and inputs.
     """
     h = hashlib.sha256(runtime["pyodide"].encode())
     compiler = COMPILE_PYTHON.with_suffix(".py")
-    for path in (COMPILE_PYTHON, compiler, PYODIDE / "python_stdlib.zip", micropip, dealer):
+    inputs = [COMPILE_PYTHON, compiler, files / "python_stdlib.zip", files / WASM, micropip, dealer]
+    for path in inputs:
         h.update(path.read_bytes())
     folder = COMPILED_DIR / f"{runtime['pyodide']}-{h.hexdigest()[:16]}"
     results = {
@@ -226,7 +257,7 @@ def compile_python(runtime: dict[str, Any], micropip: Path, dealer: Path) -> dic
     shutil.rmtree(COMPILED_DIR, ignore_errors=True)
     partial = folder.with_name(folder.name + ".partial")
     partial.mkdir(parents=True)
-    run("node", COMPILE_PYTHON, PYODIDE, micropip, dealer, partial)
+    run("node", COMPILE_PYTHON, files, micropip, dealer, partial)
     partial.rename(folder)
     return results
 
@@ -314,20 +345,21 @@ def build_site() -> None:
     dealer = page_wheel(build_wheel())
     runtime = install_runtime()
     micropip = download_micropip(runtime.pop("micropip"))
-    compiled = compile_python(runtime, micropip, dealer)
+    files = shrink_runtime(runtime)
+    compiled = compile_python(runtime, files, micropip, dealer)
     log("building dist/")
     shutil.rmtree(DIST, ignore_errors=True)
     shutil.copytree(WEB / "src", DIST)
     bundle_modules(DIST)
     (DIST / "pyodide").mkdir()
     for name in PYODIDE_FILES:
-        shutil.copy2(PYODIDE / name, DIST / "pyodide" / name)
+        shutil.copy2(files / name, DIST / "pyodide" / name)
     # The WebAssembly, the stdlib and the wheels each sit in a folder named by their content, so
     # a browser's cache can never hand a page another build's copy; the stdlib keeps its stock
     # name, python_stdlib.zip.
     placed = {}
     for key, source, folder in (
-        ("wasm", PYODIDE / WASM, "pyodide"),
+        ("wasm", files / WASM, "pyodide"),
         ("stdlib", compiled["stdlib"], "stdlib"),
         ("micropip", compiled["micropip"], "wheels"),
         ("dealer", compiled["dealer"], "wheels"),

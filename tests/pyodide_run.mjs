@@ -1,22 +1,32 @@
 // Run a Python script in Pyodide under Node.js with our wheel installed; print what it prints.
-// Usage: node tests/pyodide_run.mjs RUNTIME_DIR WHEEL SCRIPT [--stdlib ZIP] [INPUT...]
+// Usage: node tests/pyodide_run.mjs RUNTIME_OR_SITE WHEEL SCRIPT [INPUT...]
+// RUNTIME_OR_SITE is the npm package's folder (the stock runtime and standard library) or a built
+// site's (dist/: the runtime, WebAssembly and standard library that the page's worker loads).
 // The wheel is unpacked into site-packages (the page installs it with micropip: see
-// pyodide_snapshot.mjs; the scripts here test the library, not its install). With --stdlib,
-// Python has that standard library instead of the runtime's own (the site's compiled one, say).
+// pyodide_snapshot.mjs; the scripts here test the library, not its install).
 // Each INPUT file is copied to /tmp/inputs/ in Pyodide's file system for the script to read.
-import { readFileSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [runtime, wheel, script, ...rest] = process.argv.slice(2);
-const at = rest.indexOf("--stdlib");
-const stdlib = at === -1 ? null : rest.splice(at, 2)[1];
-const inputs = rest;
-const { loadPyodide } = await import(pathToFileURL(join(runtime, "pyodide.mjs")).href);
+const [runtime, wheel, script, ...inputs] = process.argv.slice(2);
+const site = existsSync(join(runtime, "manifest.json"));
+const glue = site ? join(runtime, "pyodide") : runtime;
+const { loadPyodide } = await import(pathToFileURL(join(glue, "pyodide.mjs")).href);
+let options = { indexURL: `${resolve(runtime)}/` };
+if (site) {
+  // As pyodide_snapshot.mjs (and the page's worker) has it.
+  const manifest = JSON.parse(readFileSync(join(runtime, "manifest.json"), "utf8"));
+  options = {
+    indexURL: `${resolve(runtime, dirname(manifest.wasm))}/`,
+    createPyodideModule: (await import(pathToFileURL(join(glue, "pyodide.asm.mjs")).href)).default,
+    stdLibURL: resolve(runtime, manifest.stdlib),
+    lockFileContents: { info: manifest.lockfile_info, packages: {} },
+  };
+}
 let sitePackages;
 const pyodide = await loadPyodide({
-  indexURL: `${resolve(runtime)}/`,
-  ...(stdlib ? { stdLibURL: resolve(stdlib) } : {}),
+  ...options,
   fsInit: async (_, info) => {
     sitePackages = info.sitePackages;
   },

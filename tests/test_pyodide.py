@@ -1,10 +1,12 @@
 """The library runs unchanged on Pyodide's Python 3.14 (under Node.js, from the built wheel).
 
-Also with the site's own Python (dist/stdlib/ and dist/wheels/: only what the page imports,
-compiled): every request of the page's API answers there as it does in CPython.
+Also with the site's own runtime and Python (dist/: its WebAssembly without the exports the page
+cannot call, and only the Python the page imports, compiled): every request of the page's API
+answers there as it does in CPython.
 """
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -84,11 +86,13 @@ class TestSitePython:
 
     @staticmethod
     def run_on_site_python(script: Path) -> Any:
-        """Run a script under Node.js with the site's stdlib and wheel; return its JSON."""
+        """Run a script under Node.js in the site's runtime, stdlib and wheel; return its JSON.
+
+        The site's runtime is its own: its WebAssembly lacks the exports the page cannot call
+        (build.py's shrink_runtime).
+        """
         node, _ = node_and_wheel()
-        files = manifest()
-        stdlib, wheel = DIST / files["stdlib"], DIST / files["dealer"]
-        return run_node(node, "pyodide_run.mjs", RUNTIME, wheel, script, "--stdlib", stdlib)
+        return run_node(node, "pyodide_run.mjs", DIST, DIST / manifest()["dealer"], script)
 
     def test_every_request_answers_as_in_cpython(self) -> None:
         """Each request of the page's API, refusals included, replies as CPython's does."""
@@ -115,6 +119,66 @@ class TestSitePython:
             assert isinstance(line, int)
             assert line > 1
         assert "json.decoder.JSONDecodeError: Expecting property name" in result["formatted"]
+
+
+def function_exports(wasm: Path) -> set[str]:
+    """Return the names of the functions a WebAssembly module exports (its export section)."""
+    data = wasm.read_bytes()
+
+    def leb(at: int) -> tuple[int, int]:
+        value = shift = 0
+        while True:
+            byte = data[at]
+            value, shift, at = value | (byte & 0x7F) << shift, shift + 7, at + 1
+            if byte < 0x80:
+                return value, at
+
+    at = 8  # after the magic number and the version
+    while at < len(data):
+        section, (size, at) = data[at], leb(at + 1)
+        if section == 7:  # the export section: names, each with a kind and an index
+            count, at = leb(at)
+            names = set()
+            for _ in range(count):
+                length, at = leb(at)
+                name, kind = data[at : at + length].decode(), data[at + length]
+                _, at = leb(at + length + 1)
+                if kind == 0:
+                    names.add(name)
+            return names
+        at += size
+    return set()
+
+
+class TestSiteRuntime:
+    """The site's WebAssembly is Pyodide's without what only a shared library could call."""
+
+    def test_every_export_the_runtime_calls_is_there(self) -> None:
+        """Each export the runtime's JavaScript calls or reads by name is in the site's copy.
+
+        Found here by its call sites (`_name(`, `Module._name`, `Module["_name"]`), not by
+        the words shrink_wasm.mjs keeps; and the site's copy lacks most of the others.
+        """
+        glue = (RUNTIME / "pyodide.asm.mjs").read_text()
+        assigned = re.search(r"function assignWasmExports\(wasmExports\)\{([^}]*)\}", glue)
+        assert assigned is not None
+        rest = glue[: assigned.start()] + glue[assigned.end() :]
+        exported = set(re.findall(r'wasmExports\["(\w+)"\]', assigned.group(1)))
+        sites = r'(?<![\w$.])_(\w+)\(|Module\._(\w+)|Module\["_(\w+)"\]'
+        called = {name for match in re.findall(sites, rest) for name in match} & exported
+        stock = function_exports(RUNTIME / "pyodide.asm.wasm")
+        site = function_exports(DIST / manifest()["wasm"])
+        assert len(called & stock) > 100  # malloc, PyDict_New, Py_IncRef ...
+        assert called & stock <= site
+        assert len(site) < len(stock) / 10
+
+    def test_the_page_reaches_the_runtime_only_through_its_api(self) -> None:
+        """No page module calls the WebAssembly's exports (`pyodide._module`) itself.
+
+        shrink_wasm.mjs keeps the exports that the runtime's JavaScript names, not the page's.
+        """
+        for module in (ROOT / "web" / "src").rglob("*.js"):
+            assert "_module" not in module.read_text(), module
 
 
 @pytest.fixture(scope="module")
