@@ -48,6 +48,8 @@ function runtimeScripts() {
 const scripts = runtimeScripts();
 const named = new Set(scripts.match(/[\w$]+/g));
 const bytes = readFileSync(join(runtime, "pyodide.asm.wasm"));
+// The WebAssembly features the package's module uses: without any one of them it does not
+// validate, and Binaryen writes no instruction that needs another.
 const module = binaryen.readBinary(
   bytes,
   binaryen.Features.MutableGlobals |
@@ -56,9 +58,7 @@ const module = binaryen.readBinary(
     binaryen.Features.BulkMemoryOpt |
     binaryen.Features.SignExt |
     binaryen.Features.ExceptionHandling |
-    binaryen.Features.ReferenceTypes |
-    binaryen.Features.Multivalue |
-    binaryen.Features.CallIndirectOverlong,
+    binaryen.Features.ReferenceTypes,
 );
 const functionsBefore = module.getNumFunctions();
 const exports = [];
