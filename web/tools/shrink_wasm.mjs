@@ -5,16 +5,15 @@
 //
 // Pyodide's pyodide.asm.wasm is a dynamic-linking main module: it exports some 7,400 of its
 // functions, so that packages' shared libraries can link against them. The page loads none
-// (micropip installs pure-Python wheels only), so those exports only cost: bytes on the wire,
-// compiling, and Pyodide's start, which enters each exported function in the function table
+// (micropip installs one wheel, ours, of pure Python), so those exports only cost: bytes on the
+// wire, compiling, and Pyodide's start, which enters each exported function in the function table
 // (updateGOT). Kept: every export the runtime's JavaScript names (pyodide.asm.mjs, pyodide.mjs,
-// read as text: a word of it, in a string or not, as `name` or as the `_name` it calls the
-// export by, keeps the export); and every export that is not a function
-// (the addresses of data, which the JavaScript reads at its start). What the page's own code
-// asks of the runtime goes through Pyodide's API, never through these exports (a test checks
-// that web/src never reaches for them). Binaryen's remove-unused-module-elements then drops
-// whatever code nothing reaches any more: not from a kept export, the function table, the
-// start function, or other code.
+// read as text: a word of it, in a string or not, as `name` or as the `_name` it calls the export
+// by, keeps the export); and every export that is not a function (the addresses of data, which the
+// JavaScript reads at its start). What the page's own code asks of the runtime goes through
+// Pyodide's API, never through these exports (a test checks that web/src never reaches for them).
+// Binaryen's remove-unused-module-elements then drops whatever code nothing reaches any more: not
+// from a kept export, the function table, the start function, or other code.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import binaryen from "binaryen";
