@@ -229,7 +229,9 @@ def compile_python(
 ) -> dict[str, Path]:
     """Return the page's Python, compiled to bytecode by the runtime itself (cached).
 
-    By key: ``stdlib`` its standard library, ``micropip`` and ``dealer`` the two wheels.
+    By key: ``stdlib`` its standard library (what Python's start imports), ``stdlib_later``
+    the rest of it (what the page's boot imports after the start: web/src/app/stdlib.js),
+    ``micropip`` and ``dealer`` the two wheels.
 
     web/tools/compile_python.mjs boots the runtime under Node.js, runs the page's boot and
     every request of its API, compile_python.py compiles what they imported (of our wheel,
@@ -245,6 +247,7 @@ def compile_python(
     folder = COMPILED_DIR / f"{runtime['pyodide']}-{h.hexdigest()[:16]}"
     results = {
         "stdlib": folder / "python_stdlib.zip",
+        "stdlib_later": folder / "python_stdlib_later.zip",
         "micropip": folder / micropip.name,
         "dealer": folder / dealer.name,
     }
@@ -361,6 +364,7 @@ def build_site() -> None:
     for key, source, folder in (
         ("wasm", files / WASM, "pyodide"),
         ("stdlib", compiled["stdlib"], "stdlib"),
+        ("stdlib_later", compiled["stdlib_later"], "stdlib"),
         ("micropip", compiled["micropip"], "wheels"),
         ("dealer", compiled["dealer"], "wheels"),
     ):

@@ -12,6 +12,7 @@ const manifest = JSON.parse(readFileSync(join(dist, "manifest.json"), "utf8"));
 const { loadPyodide } = await import(pathToFileURL(join(dist, "pyodide", "pyodide.mjs")).href);
 const snapshots = await import(pathToFileURL(join(dist, "app", "snapshot.js")).href);
 const glue = await import(pathToFileURL(join(dist, "pyodide", "pyodide.asm.mjs")).href);
+const { addLaterStdlib, LATER_STDLIB } = await import("../web/src/app/stdlib.js");
 // As the page's worker has it: the runtime's JavaScript given, the WebAssembly from its own
 // folder (named by its content), the site's standard library, an empty lock file.
 const options = {
@@ -22,6 +23,7 @@ const options = {
 };
 
 const first = await loadPyodide({ ...options, _makeSnapshot: true });
+addLaterStdlib(first, new Uint8Array(readFileSync(join(dist, manifest.stdlib_later))));
 await first.loadPackage(join(dist, manifest.micropip), { messageCallback: () => {} });
 const wheel = `/tmp/${basename(manifest.dealer)}`;
 first.FS.writeFile(wheel, new Uint8Array(readFileSync(join(dist, manifest.dealer))));
@@ -33,7 +35,7 @@ await new Promise((resolve) => setTimeout(resolve, 0));
 const firstSession = firstWeb.Session(); // the worker's, which answers before the snapshot
 firstSession.new_game("617", "", 0, true, "");
 const taken = snapshots.takeSnapshot(first);
-const response = snapshots.snapshotResponse(first, taken);
+const response = snapshots.snapshotResponse(first, taken, [LATER_STDLIB]);
 const stored = (await response.clone().arrayBuffer()).byteLength;
 
 const restored = snapshots.readSnapshot(response);

@@ -6,6 +6,7 @@ importlib.metadata, so the wheel's METADATA is read as a file), and its last exp
 result.
 """
 
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -15,7 +16,13 @@ import freecell
 site_packages = Path(freecell.__file__).parent.parent
 (metadata,) = site_packages.glob("freecell_deals-*.dist-info/METADATA")
 fields = dict(line.split(": ", 1) for line in metadata.read_text().splitlines() if ": " in line)
+# The standard library's second zip (stdlib.js) came back with the snapshot's files: a module
+# of it imports afresh.
+sys.modules.pop("tarfile")
+tarfile = importlib.import_module("tarfile")
+
 result = {
+    "later_stdlib": str(tarfile.__file__).partition(".zip/")[0] + ".zip",
     "version": list(sys.version_info[:2]),
     "dealer_version": fields["Version"],
     "dealer_file_exists": Path(freecell.__file__).exists(),

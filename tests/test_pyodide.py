@@ -214,6 +214,10 @@ class TestSnapshot:
         assert any(path.endswith("/freecell/_web.pyc") for path in files)
         assert any(path.endswith(".dist-info/METADATA") for path in files)
 
+    def test_the_second_stdlib_zip_comes_back(self, snapshot_result: dict[str, Any]) -> None:
+        """The standard library's second zip is restored with the files: its modules import."""
+        assert snapshot_result["later_stdlib"] == "/lib/python_stdlib_later.zip"
+
     def test_no_installer_in_the_snapshot(self, snapshot_result: dict[str, Any]) -> None:
         """micropip installed the wheel, and is gone from the resumed runtime."""
         assert snapshot_result["micropip_imported"] is False

@@ -188,10 +188,34 @@ class TestFirstVisit:
         assert cdn.log is not None
         counts = Counter(s.path.split("?")[0] for s in cdn.log if s.status == 200)
         assert [path for path, count in counts.items() if count > 1] == []
-        for name in (files["wasm"], files["stdlib"], files["dealer"], RUNTIME_JS):
+        for name in (files["wasm"], files["stdlib"], files["stdlib_later"], files["dealer"]):
             assert counts[f"/{name}"] == 1
+        assert counts[f"/{RUNTIME_JS}"] == 1
         listed = {f"/{name}" for name in files["files"]} | {"/", "/manifest.json", "/sw.js"}
         assert set(counts) <= listed
+
+    def test_what_the_start_does_not_need_waits_for_the_webassembly(
+        self, make_context: ContextFactory, site_url: str
+    ) -> None:
+        """The standard library's first zip downloads beside the WebAssembly; the rest after it.
+
+        The second zip and the wheels are needed only once Python has started, which needs the
+        WebAssembly whole: on a slow link they would delay it by their own bytes.
+        """
+        files = manifest()
+        with make_context() as context:
+            page = context.new_page()
+            boot(page, f"{site_url}?deal=617")
+            assert_board(page, 617)
+            [worker] = page.workers
+            timings: dict[str, list[float]] = worker.evaluate(
+                "Object.fromEntries(performance.getEntriesByType('resource')"
+                ".map((entry) => [entry.name, [entry.startTime, entry.responseEnd]]))"
+            )
+        wasm_end = timings[site_url + files["wasm"]][1]
+        assert timings[site_url + files["stdlib"]][0] < wasm_end
+        for name in ("stdlib_later", "micropip", "dealer"):
+            assert timings[site_url + files[name]][0] >= wasm_end, name
 
     def test_the_first_board_does_not_wait_for_the_snapshot(
         self, make_context: ContextFactory, site_url: str
@@ -574,6 +598,25 @@ class TestCompiledStdlib:
         for unused in ("unittest/__init__.pyc", "doctest.pyc", "sqlite3/__init__.pyc"):
             assert unused not in names
 
+    def test_what_the_start_does_not_import_is_a_zip_of_its_own(self) -> None:
+        """The modules only the page's boot imports after Python's start: a second zip.
+
+        Split by top-level package (a package's modules are found only where it is), so the
+        two zips share none; micropip's `tarfile` is in the second, the codecs in the first.
+        """
+        files = manifest()
+        assert re.fullmatch(r"stdlib/[0-9a-f]{12}/python_stdlib_later\.zip", files["stdlib_later"])
+        tops = []
+        for key in ("stdlib", "stdlib_later"):
+            with zipfile.ZipFile(DIST / files[key]) as part:
+                names = set(part.namelist())
+            assert {name for name in names if not name.endswith(".pyc")} == set()
+            tops.append({name.split("/")[0].removesuffix(".pyc") for name in names})
+        first, later = tops
+        assert first & later == set()
+        assert "tarfile" in later
+        assert {"encodings", "importlib", "pyodide"} <= first
+
     def test_the_page_loads_the_compiled_stdlib(
         self, make_context: ContextFactory, site_url: str
     ) -> None:
@@ -735,7 +778,8 @@ class TestSnapshot:
         page.wait_for_timeout(500)  # a loading stage reported late would show by now
         expect(page.locator("#status")).to_have_text("")
         assert f"{site_url}{files['stdlib']}" in requested
-        assert f"{site_url}{files['dealer']}" not in requested
+        for name in ("stdlib_later", "dealer"):  # the first with the snapshot's files
+            assert f"{site_url}{files[name]}" not in requested
 
     def test_a_damaged_snapshot_is_replaced(self, returning: BrowserContext, site_url: str) -> None:
         """A snapshot that cannot be restored: Python boots as on a first visit and saves anew.
@@ -756,3 +800,4 @@ class TestSnapshot:
             saved = f"({SNAPSHOT_SIZE_JS})().then((found) => found?.complete && found.nonzero)"
             poll(page, saved)
             assert f"{site_url}{files['dealer']}" in requested, damage
+            assert f"{site_url}{files['stdlib_later']}" in requested, damage

@@ -2,7 +2,9 @@
 // check that it is enough.
 //
 // Usage: node web/tools/compile_python.mjs RUNTIME_DIR MICROPIP_WHEEL DEALER_WHEEL OUT_DIR
-// Writes OUT_DIR/python_stdlib.zip and the two wheels, compiled, under their own names.
+// Writes OUT_DIR/python_stdlib.zip (what Python's start imports), OUT_DIR/python_stdlib_later.zip
+// (what the page's boot imports after it: see ../src/app/stdlib.js) and the two wheels,
+// compiled, under their own names.
 //
 // The stock python_stdlib.zip and the wheels hold only sources, which a page would compile on
 // every first visit, and most of which it never imports. This runs the page's own boot inside
@@ -22,6 +24,7 @@ if (!out) {
 }
 const { loadPyodide } = await import(pathToFileURL(join(runtime, "pyodide.mjs")).href);
 const { takeSnapshot } = await import("../src/app/snapshot.js");
+const { addLaterStdlib } = await import("../src/app/stdlib.js");
 const indexURL = `${resolve(runtime)}/`;
 
 /**
@@ -48,11 +51,18 @@ function withCompiler(pyodide) {
   return pyodide.pyimport("compile_python");
 }
 
-// What the page imports.
+// What the page imports: at Python's start, and after it.
 const page = await loadPyodide({ indexURL });
+const atStart = withCompiler(page).imported().toJs({ dict_converter: Object.fromEntries }).stdlib;
 await pageBoot(page, micropipWheel, dealerWheel);
 const imported = withCompiler(page).imported().toJs({ dict_converter: Object.fromEntries });
 const { stdlib, packages } = imported;
+// By top-level package: a package's submodules are found only where the package is (its
+// __path__), so a package Python's start imported keeps all its modules in the first zip.
+const topLevel = (name) => name.split("/")[0].replace(/\.py$/, "");
+const started = new Set(atStart.map(topLevel));
+const first = stdlib.filter((name) => started.has(topLevel(name)));
+const later = stdlib.filter((name) => !started.has(topLevel(name)));
 const ofMicropip = packages.filter((name) => name.startsWith("micropip/"));
 
 // Compiled in a fresh runtime, without column positions in the code objects
@@ -62,10 +72,14 @@ const compiling = await loadPyodide({ indexURL, env: { PYTHONNODEBUGRANGES: "1" 
 const compiler = withCompiler(compiling);
 const results = {
   stdlib: join(out, "python_stdlib.zip"),
+  later: join(out, "python_stdlib_later.zip"),
   micropip: join(out, basename(micropipWheel)),
   dealer: join(out, basename(dealerWheel)),
 };
-const summary = [compiler.build_stdlib(compiling.toPy(stdlib), "/tmp/python_stdlib.zip")];
+const summary = [
+  compiler.build_stdlib(compiling.toPy(first), "/tmp/python_stdlib.zip"),
+  compiler.build_stdlib(compiling.toPy(later), "/tmp/python_stdlib_later.zip"),
+];
 for (const [wheel, only, lines] of [
   [micropipWheel, compiling.toPy(ofMicropip), false],
   [dealerWheel, undefined, true], // every module, with its lines: our tracebacks say where
@@ -87,6 +101,7 @@ try {
     stdLibURL: resolve(results.stdlib),
     _makeSnapshot: true,
   });
+  addLaterStdlib(fresh, new Uint8Array(readFileSync(results.later)));
   await pageBoot(fresh, results.micropip, results.dealer);
   await new Promise((resolve) => setTimeout(resolve, 0)); // as the worker does
   if (!takeSnapshot(fresh)) throw new Error("no memory snapshot could be taken");

@@ -1,12 +1,15 @@
 """Build the page's Python inside Pyodide: what the page imports, compiled to bytecode.
 
-compile_python.mjs boots the runtime under Node.js, runs the page's boot and every request of
-its API (``freecell._web.warm_up``), and asks :func:`imported` which modules those imported:
-of the standard library, of micropip and of our wheel. A second, fresh runtime then calls
+compile_python.mjs boots the runtime under Node.js, asks :func:`imported` which modules of the
+standard library Python's start imported, runs the page's boot and every request of its API
+(``freecell._web.warm_up``), and asks again which modules those imported: of the standard
+library, of micropip and of our wheel. A second, fresh runtime then calls
 :func:`build_stdlib` and :func:`build_wheel`, which compile them by the runtime's own CPython,
 so their magic number and bytecode are what the browser's runtime expects:
 
-- the standard library: exactly the modules imported, nothing else goes into the zip;
+- the standard library: exactly the modules imported, nothing else, in two zips: those Python's
+  start imported, and the others, which the page adds to Python's path after it
+  (web/src/app/stdlib.js);
 - micropip's wheel: the modules imported, compiled, in place of its sources (the page uses it
   for one thing, installing our wheel from a file); its other modules are left out;
 - our wheel (already the page's copy, without the command line): every module, compiled.
@@ -23,8 +26,6 @@ and, compiled in a fresh runtime, the same bytes for the same inputs.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import marshal
 import site
 import sys
@@ -43,8 +44,8 @@ def imported() -> dict[str, list[str]]:
     """Return the files that imported modules came from, sorted, by where they are.
 
     ``stdlib``: members of the stock zip; ``packages``: paths under site-packages
-    (``micropip/__init__.py``). This module imports nothing from either before it is asked,
-    so the lists are the page's.
+    (``micropip/__init__.py``). This module imports nothing from either before it is asked
+    (what it imports at its top, Python's start has), so the lists are the page's.
     """
     found: dict[str, set[str]] = {"stdlib": set(), "packages": set()}
     for module in list(sys.modules.values()):
@@ -102,7 +103,8 @@ def build_stdlib(names: list[str], out: str) -> str:
             data = compiled(source.read(name), f"{STOCK}/{name}", lines=False)
             target.writestr(member(name.removesuffix(".py") + ".pyc"), data, compresslevel=9)
     version = sys.version.split()[0]
-    return f"standard library: {len(names)} modules compiled by Python {version}, nothing else"
+    name = out.rsplit("/", 1)[-1]
+    return f"{name}: {len(names)} modules compiled by Python {version}, nothing else"
 
 
 def build_wheel(wheel: str, out: str, only: list[str] | None, *, lines: bool) -> str:
@@ -111,6 +113,9 @@ def build_wheel(wheel: str, out: str, only: list[str] | None, *, lines: bool) ->
     With `only`, only those modules are kept; the others are left out. The RECORD names the
     new files.
     """
+    import base64  # noqa: PLC0415 - imported() must not see them
+    import hashlib  # noqa: PLC0415
+
     with zipfile.ZipFile(wheel) as source:
         names = sorted(source.namelist())
         (record,) = (name for name in names if name.endswith(".dist-info/RECORD"))

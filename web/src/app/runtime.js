@@ -4,6 +4,7 @@
 // micropip and, once it has answered the page's first request, saving the snapshot for the next
 // visits.
 import { cacheName } from "./downloads.js";
+import { addLaterStdlib, LATER_STDLIB } from "./stdlib.js";
 
 const START_TIMEOUT_MS = 45_000; // after the downloads, Python starts in a few seconds
 
@@ -112,16 +113,24 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
     }
     const dealer = new URL(files.dealer, root).href;
     const micropip = new URL(files.micropip, root).href;
-    for (const url of [stdlib, ...(restored ? [] : [micropip, dealer])]) downloads.watch(url);
+    const later = new URL(files.stdlib_later, root).href;
+    const afterStart = [later, micropip, dealer];
+    for (const url of [stdlib, ...(restored ? [] : afterStart)]) downloads.watch(url);
     downloads.size(files.files, root);
-    // The wheels are needed only once Python has started (a resumed Python needs none): they
-    // download once the WebAssembly is in, which has the link to itself until then.
+    // What only the boot after Python's start needs (the standard library's second zip, the
+    // wheels; a resumed Python needs none) downloads once the WebAssembly is in, which has the
+    // link to itself until then: on a slow link Python's start would wait for their bytes.
     const runtimeIn = runtimeModule.catch(() => {}); // its failure fails the boot already
-    if (!restored) runtimeIn.then(() => downloads.prefetch(micropip)); // for loadPackage
-    const wheel = () =>
-      downloads.fetchOk(new URL(dealer)).then((response) => response.arrayBuffer());
-    const firstWheel = restored ? null : runtimeIn.then(wheel);
-    firstWheel?.catch(() => {}); // awaited by bootAndSave, which fails the boot with it
+    const bytesOf = (url) =>
+      downloads.fetchOk(new URL(url)).then((response) => response.arrayBuffer());
+    const afterStartIn = () => {
+      downloads.prefetch(micropip); // for loadPackage
+      const bytes = { later: bytesOf(later), wheel: bytesOf(dealer) };
+      // Awaited by bootAndSave, which fails the boot with their failure.
+      for (const promise of Object.values(bytes)) promise.catch(() => {});
+      return bytes;
+    };
+    const firstDownloads = restored ? null : runtimeIn.then(afterStartIn);
     const [{ loadPyodide }, { default: createPyodideModule }] = await race(
       Promise.all([runtime, glue]),
     );
@@ -135,7 +144,7 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
       // loadPyodide checks) instead of downloading pyodide-lock.json.
       lockFileContents: { info: files.lockfile_info, packages: {} },
     };
-    if (!restored) return bootAndSave(loadPyodide, options, files, firstWheel, snapshots);
+    if (!restored) return bootAndSave(loadPyodide, options, files, firstDownloads, snapshots);
     try {
       const pyodide = await race(
         loadPyodide({
@@ -157,16 +166,18 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
     } finally {
       restored.release();
     }
-    downloads.prefetch(micropip);
-    return bootAndSave(loadPyodide, options, files, wheel(), snapshots);
+    return bootAndSave(loadPyodide, options, files, Promise.resolve(afterStartIn()), snapshots);
   }
 
-  // A build's first boot here: Python starts, micropip (by URL: the runtime's lock file names a
-  // build of it whose hash differs from PyPI's) installs our wheel, and Python's state is saved
-  // for the next visits once it has answered (save).
-  async function bootAndSave(loadPyodide, options, files, wheel, snapshots) {
+  // A build's first boot here: Python starts, the standard library's second zip joins its path
+  // (stdlib.js), micropip (by URL: the runtime's lock file names a build of it whose hash
+  // differs from PyPI's) installs our wheel, and Python's state is saved for the next visits
+  // once it has answered (save).
+  async function bootAndSave(loadPyodide, options, files, afterStart, snapshots) {
     const pyodide = await race(loadPyodide({ ...options, _makeSnapshot: Boolean(self.caches) }));
     performance.mark("python-started");
+    const { later, wheel } = await afterStart; // under way since the WebAssembly came in
+    addLaterStdlib(pyodide, new Uint8Array(await race(later)));
     const installer = new URL(files.micropip, root).href;
     const quiet = { messageCallback: () => {}, errorCallback: () => {} };
     await race(pyodide.loadPackage(installer, quiet));
@@ -191,7 +202,8 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
       saveSoon = () => {
         const snapshot = takeSnapshot(pyodide);
         performance.mark("snapshot-taken");
-        const store = () => storeSnapshot(pyodide, snapshot, root, cacheName(files.build));
+        const store = () =>
+          storeSnapshot(pyodide, snapshot, [LATER_STDLIB], root, cacheName(files.build));
         if (snapshot) setTimeout(store, 0);
       };
       await new Promise((resolve) => setTimeout(resolve, 0));

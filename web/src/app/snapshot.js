@@ -2,8 +2,8 @@
 //
 // A build's first boot in a browser runs as usual (micropip installs our wheel into
 // site-packages, freecell._web is imported), then takes a snapshot: Pyodide's memory
-// (pyodide.makeMemorySnapshot), stored with the files in site-packages, which live outside that
-// memory. It goes into the build's cache (the service worker's, see ../sw.js), so it lives and
+// (pyodide.makeMemorySnapshot), stored with the files in site-packages and the second zip of the
+// standard library (stdlib.js), which live outside that memory. It goes into the build's cache (the service worker's, see ../sw.js), so it lives and
 // dies with the build. Later visits give it to loadPyodide({_loadSnapshot}) and write the files
 // back before Python resumes: Python is then where the first visit left it, the dealer
 // imported, without starting the interpreter or installing anything. Memory snapshots are an
@@ -151,9 +151,15 @@ function usedPages(memory) {
   return runs;
 }
 
-/** A snapshot from takeSnapshot as a Response to cache, with the files in site-packages. */
-export function snapshotResponse(pyodide, { memory }) {
-  const files = filesUnder(pyodide.FS, pyodide._api.sitePackages);
+/**
+ * A snapshot from takeSnapshot as a Response to cache, with the files in site-packages and the
+ * files at `paths`.
+ */
+export function snapshotResponse(pyodide, { memory }, paths = []) {
+  const files = [
+    ...filesUnder(pyodide.FS, pyodide._api.sitePackages),
+    ...paths.map((path) => [path, pyodide.FS.readFile(path)]),
+  ];
   const pages = usedPages(memory);
   const layout = {
     memory: memory.length,
@@ -166,11 +172,14 @@ export function snapshotResponse(pyodide, { memory }) {
   return new Response(body, { headers });
 }
 
-/** Store a snapshot from takeSnapshot in the build's cache; one that cannot be is not there. */
-export async function storeSnapshot(pyodide, snapshot, root, cacheName) {
+/**
+ * Store a snapshot from takeSnapshot, with the files at `paths` (see snapshotResponse), in the
+ * build's cache; one that cannot be is not there.
+ */
+export async function storeSnapshot(pyodide, snapshot, paths, root, cacheName) {
   try {
     const cache = await caches.open(cacheName);
-    await cache.put(new URL(KEY, root).href, snapshotResponse(pyodide, snapshot));
+    await cache.put(new URL(KEY, root).href, snapshotResponse(pyodide, snapshot, paths));
   } catch {
     // no snapshot then; the next visit takes one
   }
