@@ -53,9 +53,10 @@ function withCompiler(pyodide) {
 
 // What the page imports: at Python's start, and after it.
 const page = await loadPyodide({ indexURL });
-const atStart = withCompiler(page).imported().toJs({ dict_converter: Object.fromEntries }).stdlib;
+const pageCompiler = withCompiler(page);
+const atStart = pageCompiler.imported().toJs({ dict_converter: Object.fromEntries }).stdlib;
 await pageBoot(page, micropipWheel, dealerWheel);
-const imported = withCompiler(page).imported().toJs({ dict_converter: Object.fromEntries });
+const imported = pageCompiler.imported().toJs({ dict_converter: Object.fromEntries });
 const { stdlib, packages } = imported;
 // By top-level package: a package's submodules are found only where the package is (its
 // __path__), so a package Python's start imported keeps all its modules in the first zip.

@@ -1,13 +1,14 @@
 // Python's memory, saved once the dealer is imported, so that later visits skip Python's start.
 //
-// A build's first boot in a browser runs as usual (micropip installs our wheel into
-// site-packages, freecell._web is imported), then takes a snapshot: Pyodide's memory
-// (pyodide.makeMemorySnapshot), stored with the files in site-packages and the second zip of the
-// standard library (stdlib.js), which live outside that memory. It goes into the build's cache (the service worker's, see ../sw.js), so it lives and
-// dies with the build. Later visits give it to loadPyodide({_loadSnapshot}) and write the files
-// back before Python resumes: Python is then where the first visit left it, the dealer
-// imported, without starting the interpreter or installing anything. Memory snapshots are an
-// experimental Pyodide feature; the worker boots without one whenever restoring fails.
+// A build's first boot in a browser runs as usual (micropip installs our wheel into site-packages,
+// freecell._web is imported), then takes a snapshot: Pyodide's memory (pyodide.makeMemorySnapshot),
+// stored with the files in site-packages and the second zip of the standard library (stdlib.js),
+// which live outside that memory. It goes into the build's cache (the service worker's, see
+// ../sw.js), so it lives and dies with the build. Later visits give it to
+// loadPyodide({_loadSnapshot}) and write the files back before Python resumes: Python is then where
+// the first visit left it, the dealer imported, without starting the interpreter or installing
+// anything. Memory snapshots are an experimental Pyodide feature; the worker boots without one
+// whenever restoring fails.
 //
 // A cache entry: the body is the memory snapshot's pages that hold anything but zeros (about 13
 // of its 31 MB), then the files' bytes; its header x-snapshot-layout says how to cut it:
