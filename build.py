@@ -217,7 +217,7 @@ def shrink_runtime(runtime: dict[str, Any]) -> Path:
     shutil.rmtree(RUNTIME_DIR, ignore_errors=True)
     partial = folder.with_name(folder.name + ".partial")
     partial.mkdir(parents=True)
-    for name in [*PYODIDE_FILES, "python_stdlib.zip", "pyodide-lock.json", "package.json"]:
+    for name in [*PYODIDE_FILES, "python_stdlib.zip", "pyodide-lock.json"]:
         shutil.copy2(PYODIDE / name, partial / name)
     run("node", SHRINK_WASM, PYODIDE, partial / WASM)
     partial.rename(folder)

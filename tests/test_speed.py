@@ -162,6 +162,16 @@ def worker_marks(page: Page) -> dict[str, float]:
     return marks
 
 
+def worker_resources(page: Page, value: str) -> dict[str, Any]:
+    """Return, by URL, `value` (JavaScript of `entry`) of each resource timing of the worker."""
+    [worker] = page.workers
+    found: dict[str, Any] = worker.evaluate(
+        "Object.fromEntries(performance.getEntriesByType('resource')"
+        f".map((entry) => [entry.name, {value}]))"
+    )
+    return found
+
+
 class TestFirstVisit:
     def test_each_file_is_downloaded_once(
         self, make_context: ContextFactory, cdn_site: tuple[str, Path, Cdn]
@@ -207,11 +217,7 @@ class TestFirstVisit:
             page = context.new_page()
             boot(page, f"{site_url}?deal=617")
             assert_board(page, 617)
-            [worker] = page.workers
-            timings: dict[str, list[float]] = worker.evaluate(
-                "Object.fromEntries(performance.getEntriesByType('resource')"
-                ".map((entry) => [entry.name, [entry.startTime, entry.responseEnd]]))"
-            )
+            timings = worker_resources(page, "[entry.startTime, entry.responseEnd]")
         wasm_end = timings[site_url + files["wasm"]][1]
         assert timings[site_url + files["stdlib"]][0] < wasm_end
         for name in ("stdlib_later", "micropip", "dealer"):
@@ -339,11 +345,7 @@ class TestAppShell:
             boot(again, f"{base}?deal=1")
             assert_board(again, 1)
             requests = answered(cdn, started, now_ms(again))
-            [worker] = again.workers
-            delivered = worker.evaluate(
-                "Object.fromEntries(performance.getEntriesByType('resource')"
-                ".map((entry) => [entry.name, entry.deliveryType]))"
-            )
+            delivered = worker_resources(again, "entry.deliveryType")
         assert set(requests) <= {"/sw.js"}, requests
         assert delivered[base + files["wasm"]] == "cache", delivered
         assert delivered[base + files["stdlib"]] == "cache-storage", delivered

@@ -114,8 +114,9 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
     const dealer = new URL(files.dealer, root).href;
     const micropip = new URL(files.micropip, root).href;
     const later = new URL(files.stdlib_later, root).href;
-    const afterStart = [later, micropip, dealer];
-    for (const url of [stdlib, ...(restored ? [] : afterStart)]) downloads.watch(url);
+    for (const url of [stdlib, ...(restored ? [] : [later, micropip, dealer])]) {
+      downloads.watch(url);
+    }
     downloads.size(files.files, root);
     // What only the boot after Python's start needs (the standard library's second zip, the
     // wheels; a resumed Python needs none) downloads once the WebAssembly is in, which has the
