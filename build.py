@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import gzip
 import hashlib
 import json
 import os
@@ -265,6 +266,22 @@ def compile_python(
     return results
 
 
+def gzipped(path: Path) -> Path:
+    """Return `path` gzipped, beside it (made once): how the site serves the stdlib's zips.
+
+    Their members are stored (compile_python.py's build_stdlib), and the whole file gzipped
+    takes fewer bytes than deflated members; a host compresses by type and leaves zip files
+    alone, so the site serves it compressed itself, as `.gz`, which no host compresses again.
+    The worker inflates it as it arrives (web/src/app/downloads.js).
+    """
+    target = path.with_name(path.name + ".gz")
+    if not target.exists():
+        partial = target.with_name(target.name + ".partial")
+        partial.write_bytes(gzip.compress(path.read_bytes(), compresslevel=9, mtime=0))
+        partial.rename(target)
+    return target
+
+
 PRELOADS_PLACEHOLDER = "<!-- build.py: the runtime's preloads -->"
 RUNTIME_JS = "pyodide/pyodide.asm.mjs"
 """The runtime's JavaScript, the bulk of its code (the worker imports it): the page preloads it."""
@@ -359,12 +376,12 @@ def build_site() -> None:
         shutil.copy2(files / name, DIST / "pyodide" / name)
     # The WebAssembly, the stdlib and the wheels each sit in a folder named by their content, so
     # a browser's cache can never hand a page another build's copy; the stdlib keeps its stock
-    # name, python_stdlib.zip.
+    # name, python_stdlib.zip, gzipped (see gzipped).
     placed = {}
     for key, source, folder in (
         ("wasm", files / WASM, "pyodide"),
-        ("stdlib", compiled["stdlib"], "stdlib"),
-        ("stdlib_later", compiled["stdlib_later"], "stdlib"),
+        ("stdlib", gzipped(compiled["stdlib"]), "stdlib"),
+        ("stdlib_later", gzipped(compiled["stdlib_later"]), "stdlib"),
         ("micropip", compiled["micropip"], "wheels"),
         ("dealer", compiled["dealer"], "wheels"),
     ):

@@ -129,6 +129,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         ".json": "application/json",
         ".svg": "image/svg+xml",
         ".zip": "application/zip",
+        ".gz": "application/gzip",  # the stdlib's zips (build.py's gzipped), as GitHub Pages has it
         ".whl": "application/zip",
     }
 

@@ -7,35 +7,22 @@
 // pyodide_snapshot.mjs; the scripts here test the library, not its install).
 // Each INPUT file is copied to /tmp/inputs/ in Pyodide's file system for the script to read.
 import { existsSync, readFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { addLaterStdlib } from "../web/src/app/stdlib.js";
+import { siteRuntime } from "./site_runtime.mjs";
 
 const [runtime, wheel, script, ...inputs] = process.argv.slice(2);
-const site = existsSync(join(runtime, "manifest.json"));
-const manifest = site ? JSON.parse(readFileSync(join(runtime, "manifest.json"), "utf8")) : null;
-const glue = site ? join(runtime, "pyodide") : runtime;
-const { loadPyodide } = await import(pathToFileURL(join(glue, "pyodide.mjs")).href);
-let options = { indexURL: `${resolve(runtime)}/` };
-if (site) {
-  // As pyodide_snapshot.mjs (and the page's worker) has it.
-  options = {
-    indexURL: `${resolve(runtime, dirname(manifest.wasm))}/`,
-    createPyodideModule: (await import(pathToFileURL(join(glue, "pyodide.asm.mjs")).href)).default,
-    stdLibURL: resolve(runtime, manifest.stdlib),
-    lockFileContents: { info: manifest.lockfile_info, packages: {} },
-  };
-}
+const site = existsSync(join(runtime, "manifest.json")) ? await siteRuntime(runtime) : null;
+const { loadPyodide } = site ?? (await import(pathToFileURL(join(runtime, "pyodide.mjs")).href));
 let sitePackages;
 const pyodide = await loadPyodide({
-  ...options,
+  ...(site?.options ?? { indexURL: `${resolve(runtime)}/` }),
   fsInit: async (_, info) => {
     sitePackages = info.sitePackages;
   },
 });
-if (site) {
-  addLaterStdlib(pyodide, new Uint8Array(readFileSync(join(runtime, manifest.stdlib_later))));
-}
+if (site) addLaterStdlib(pyodide, site.laterStdlib);
 pyodide.unpackArchive(new Uint8Array(readFileSync(wheel)), "wheel", { extractDir: sitePackages });
 pyodide.FS.mkdirTree("/tmp/inputs");
 for (const input of inputs) {

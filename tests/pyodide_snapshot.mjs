@@ -4,26 +4,18 @@
 // resume a second runtime from it. Prints one JSON line.
 // Usage: node tests/pyodide_snapshot.mjs DIST_DIR
 import { readFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { siteRuntime } from "./site_runtime.mjs";
 
 const [dist] = process.argv.slice(2);
-const manifest = JSON.parse(readFileSync(join(dist, "manifest.json"), "utf8"));
-const { loadPyodide } = await import(pathToFileURL(join(dist, "pyodide", "pyodide.mjs")).href);
+// As the page's worker has it (site_runtime.mjs).
+const { manifest, loadPyodide, options, laterStdlib } = await siteRuntime(dist);
 const snapshots = await import(pathToFileURL(join(dist, "app", "snapshot.js")).href);
-const glue = await import(pathToFileURL(join(dist, "pyodide", "pyodide.asm.mjs")).href);
 const { addLaterStdlib, LATER_STDLIB } = await import("../web/src/app/stdlib.js");
-// As the page's worker has it: the runtime's JavaScript given, the WebAssembly from its own
-// folder (named by its content), the site's standard library, an empty lock file.
-const options = {
-  indexURL: join(dist, dirname(manifest.wasm)) + "/",
-  createPyodideModule: glue.default,
-  stdLibURL: join(dist, manifest.stdlib),
-  lockFileContents: { info: manifest.lockfile_info, packages: {} },
-};
 
 const first = await loadPyodide({ ...options, _makeSnapshot: true });
-addLaterStdlib(first, new Uint8Array(readFileSync(join(dist, manifest.stdlib_later))));
+addLaterStdlib(first, laterStdlib);
 await first.loadPackage(join(dist, manifest.micropip), { messageCallback: () => {} });
 const wheel = `/tmp/${basename(manifest.dealer)}`;
 first.FS.writeFile(wheel, new Uint8Array(readFileSync(join(dist, manifest.dealer))));

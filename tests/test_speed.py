@@ -12,20 +12,22 @@ from __future__ import annotations
 
 import ast
 import base64
+import gzip
 import hashlib
+import io
 import json
 import re
 import time
 import tomllib
 import zipfile
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, Request, expect
+from playwright.sync_api import BrowserContext, Page, Request, Route, expect
 
 from build import RUNTIME_JS, seal
 from conftest import record_requests
@@ -582,23 +584,45 @@ class TestSiteWheels:
         check_compiled(page, original)
 
 
+def site_zip(key: str) -> zipfile.ZipFile:
+    """Return one of the site's standard library zips (manifest key), which it serves gzipped."""
+    return zipfile.ZipFile(io.BytesIO(gzip.decompress((DIST / manifest()[key]).read_bytes())))
+
+
 class TestCompiledStdlib:
     def test_the_zip_holds_only_bytecode(self) -> None:
         """The page's stdlib is what it imports, compiled (legacy `.pyc` layout), nothing else.
 
-        The stock runtime's source-only zip and its packages' lock file are not in the site.
+        The stock runtime's source-only zip and its packages' lock file are not in the site;
+        nor is ssl, which Python's start imports only if it is there (asyncio).
         """
         files = manifest()
-        assert re.fullmatch(r"stdlib/[0-9a-f]{12}/python_stdlib\.zip", files["stdlib"])
+        assert re.fullmatch(r"stdlib/[0-9a-f]{12}/python_stdlib\.zip\.gz", files["stdlib"])
         assert not (DIST / "pyodide" / "python_stdlib.zip").exists()
         assert not (DIST / "pyodide" / "pyodide-lock.json").exists()
-        with zipfile.ZipFile(DIST / files["stdlib"]) as stdlib:
+        with site_zip("stdlib") as stdlib:
             names = set(stdlib.namelist())
         for module in ("encodings/__init__", "json/__init__", "re/__init__", "typing"):
             assert f"{module}.pyc" in names
         assert {name for name in names if not name.endswith(".pyc")} == set()
-        for unused in ("unittest/__init__.pyc", "doctest.pyc", "sqlite3/__init__.pyc"):
+        for unused in ("unittest/__init__.pyc", "doctest.pyc", "sqlite3/__init__.pyc", "ssl.pyc"):
             assert unused not in names
+
+    def test_the_zips_are_stored_and_served_gzipped(self) -> None:
+        """Members stored, the whole file gzipped: fewer bytes than deflated members.
+
+        zipimport then reads each module as it is, with no inflating in WebAssembly while
+        Python starts; the worker inflates the file as it arrives.
+        """
+        for key in ("stdlib", "stdlib_later"):
+            with site_zip(key) as part:
+                members = part.infolist()
+                assert {member.compress_type for member in members} == {zipfile.ZIP_STORED}
+                deflated = io.BytesIO()
+                with zipfile.ZipFile(deflated, "w", zipfile.ZIP_DEFLATED) as again:
+                    for member in members:
+                        again.writestr(member.filename, part.read(member), compresslevel=9)
+            assert (DIST / manifest()[key]).stat().st_size < len(deflated.getvalue())
 
     def test_what_the_start_does_not_import_is_a_zip_of_its_own(self) -> None:
         """The modules only the page's boot imports after Python's start: a second zip.
@@ -607,10 +631,11 @@ class TestCompiledStdlib:
         two zips share none; micropip's `tarfile` is in the second, the codecs in the first.
         """
         files = manifest()
-        assert re.fullmatch(r"stdlib/[0-9a-f]{12}/python_stdlib_later\.zip", files["stdlib_later"])
+        pattern = r"stdlib/[0-9a-f]{12}/python_stdlib_later\.zip\.gz"
+        assert re.fullmatch(pattern, files["stdlib_later"])
         tops = []
         for key in ("stdlib", "stdlib_later"):
-            with zipfile.ZipFile(DIST / files[key]) as part:
+            with site_zip(key) as part:
                 names = set(part.namelist())
             assert {name for name in names if not name.endswith(".pyc")} == set()
             tops.append({name.split("/")[0].removesuffix(".pyc") for name in names})
@@ -640,6 +665,31 @@ class TestCompiledStdlib:
         installers = {url for url in requested if "micropip" in url}
         assert installers == {f"{site_url}{manifest()['micropip']}"}
         assert not [url for url in requested if url.endswith("-lock.json")]
+
+    def test_a_host_may_send_the_zips_inflated(
+        self, make_context: ContextFactory, site_url: str
+    ) -> None:
+        """A host that serves `.gz` with `Content-Encoding: gzip` has the browser inflate it.
+
+        The worker then gets a zip where it expects gzip, and takes it as it is.
+        """
+        inflated: list[str] = []
+
+        def as_zip(key: str) -> Callable[[Route], None]:
+            def fulfill(route: Route) -> None:
+                inflated.append(key)
+                body = gzip.decompress((DIST / manifest()[key]).read_bytes())
+                route.fulfill(status=200, body=body, content_type="application/zip")
+
+            return fulfill
+
+        with make_context() as context:
+            for key in ("stdlib", "stdlib_later"):
+                context.route(f"{site_url}{manifest()[key]}", as_zip(key))
+            page = context.new_page()
+            boot(page, f"{site_url}?deal=617")
+            assert_board(page, 617)
+        assert sorted(inflated) == ["stdlib", "stdlib_later"]
 
 
 class TestServiceWorker:

@@ -94,7 +94,7 @@ class ErrorLog(Protocol):
         ...
 
 
-RUNTIME_FILES = ["**/pyodide.asm.wasm", "**/python_stdlib.zip", "**/freecell_deals-*.whl"]
+RUNTIME_FILES = ["**/pyodide.asm.wasm", "**/python_stdlib.zip.gz", "**/freecell_deals-*.whl"]
 FAILS_WITHIN_MS = 10_000
 """A runtime file that cannot be downloaded is reported this soon (it once took 45 s)."""
 

@@ -57,7 +57,12 @@ const pageCompiler = withCompiler(page);
 const atStart = pageCompiler.imported().toJs({ dict_converter: Object.fromEntries }).stdlib;
 await pageBoot(page, micropipWheel, dealerWheel);
 const imported = pageCompiler.imported().toJs({ dict_converter: Object.fromEntries });
-const { stdlib, packages } = imported;
+// Python's start imports ssl only if it is there (asyncio does), and the page never uses it:
+// TLS is the browser's business. Left out, the start skips ssl and its C module's setup, and
+// asyncio runs as on a CPython built without ssl.
+const LEFT_OUT = new Set(["ssl.py"]);
+const stdlib = imported.stdlib.filter((name) => !LEFT_OUT.has(name));
+const { packages } = imported;
 // By top-level package: a package's submodules are found only where the package is (its
 // __path__), so a package Python's start imported keeps all its modules in the first zip.
 const topLevel = (name) => name.split("/")[0].replace(/\.py$/, "");

@@ -7,9 +7,9 @@ library, of micropip and of our wheel. A second, fresh runtime then calls
 :func:`build_stdlib` and :func:`build_wheel`, which compile them by the runtime's own CPython,
 so their magic number and bytecode are what the browser's runtime expects:
 
-- the standard library: exactly the modules imported, nothing else, in two zips: those Python's
-  start imported, and the others, which the page adds to Python's path after it
-  (web/src/app/stdlib.js);
+- the standard library: exactly the modules imported (less ssl, see compile_python.mjs),
+  nothing else, in two zips: those Python's start imported, and the others, which the page
+  adds to Python's path after it (web/src/app/stdlib.js);
 - micropip's wheel: the modules imported, compiled, in place of its sources (the page uses it
   for one thing, installing our wheel from a file); its other modules are left out;
 - our wheel (already the page's copy, without the command line): every module, compiled.
@@ -87,21 +87,27 @@ def compiled(source: bytes, filename: str, *, lines: bool = True) -> bytes:
     return header + marshal.dumps(code if lines else first_lines(code))
 
 
-def member(name: str) -> zipfile.ZipInfo:
-    """Return the header of a zip member `name`: deflated, dated DATE, readable by all."""
+def member(name: str, compress: int = zipfile.ZIP_DEFLATED) -> zipfile.ZipInfo:
+    """Return the header of a zip member `name`: compressed so, dated DATE, readable by all."""
     info = zipfile.ZipInfo(name, DATE)
-    info.compress_type = zipfile.ZIP_DEFLATED
+    info.compress_type = compress
     info.external_attr = 0o644 << 16
     return info
 
 
 def build_stdlib(names: list[str], out: str) -> str:
-    """Write the stock zip's members ``names``, compiled, to ``out``; say what it holds."""
+    """Write the stock zip's members ``names``, compiled, to ``out``; say what it holds.
+
+    The members are stored, not deflated: the site serves the zip gzipped as a whole (build.py),
+    which takes fewer bytes, and the worker inflates it as it arrives, natively, so that
+    zipimport reads each module's bytes as they are, not inflating them in WebAssembly while
+    Python starts.
+    """
     with zipfile.ZipFile(STOCK) as source, zipfile.ZipFile(out, "w") as target:
         for name in sorted(names):
             # The file name tracebacks show: where the source is in the stock zip.
             data = compiled(source.read(name), f"{STOCK}/{name}", lines=False)
-            target.writestr(member(name.removesuffix(".py") + ".pyc"), data, compresslevel=9)
+            target.writestr(member(name.removesuffix(".py") + ".pyc", zipfile.ZIP_STORED), data)
     version = sys.version.split()[0]
     name = out.rsplit("/", 1)[-1]
     return f"{name}: {len(names)} modules compiled by Python {version}, nothing else"

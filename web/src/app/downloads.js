@@ -8,6 +8,35 @@
 
 const PROGRESS_MS = 200; // at most one progress report this often
 
+/**
+ * A gzipped file of the site (build.py's gzipped), inflated as it arrives. A host that sent it
+ * with `Content-Encoding: gzip` had the browser inflate it already: a body that starts as a zip
+ * does ("PK") passes as it came.
+ */
+async function inflated(response) {
+  const reader = response.body.getReader();
+  const start = await reader.read();
+  const body = new ReadableStream({
+    start(controller) {
+      if (start.done) controller.close();
+      else controller.enqueue(start.value);
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  const zipped = start.value?.[0] === 0x50; // "P"; a gzip stream starts with 0x1f
+  const { status, statusText, headers } = response;
+  return new Response(zipped ? body : body.pipeThrough(new DecompressionStream("gzip")), {
+    status,
+    statusText,
+    headers,
+  });
+}
+
 /** The build's cache, which the service worker serves from (its PREFIX + the build's id). */
 export function cacheName(build) {
   return `freecell-${build}`;
@@ -23,6 +52,7 @@ export function createDownloads({ manifest, fail, progress, allIn }) {
   const prefetched = new Map(); // url -> the promise of its response
   const standIns = new Map(); // url -> the Response its fetch gets instead of a download
   const watched = new Map(); // url -> {size, loaded, done}: the runtime files counted
+  const gzipped = new Set(); // urls whose bodies the boot takes inflated
   let counting = false; // downloading (no service worker serves the site): count and report
   let fillCache = null; // the build's cache, to copy the downloads into (see observe)
   let sized = false; // the watched files' sizes are known (from the manifest)
@@ -85,7 +115,8 @@ export function createDownloads({ manifest, fail, progress, allIn }) {
     } finally {
       prefetched.delete(url);
     }
-    if (!watched.has(url)) return response;
+    const inflate = () => (gzipped.has(url) ? inflated(response) : response);
+    if (!watched.has(url)) return response.ok ? inflate() : response;
     if (!response.ok) {
       // The boot fails here, and says why: the body of the error page is of no use.
       response.body?.cancel().catch(() => {});
@@ -93,8 +124,8 @@ export function createDownloads({ manifest, fail, progress, allIn }) {
       fail(error);
       throw error;
     }
-    if (counting) observe(url, response);
-    return response;
+    if (counting) observe(url, response); // its bytes as they came, gzipped or not
+    return inflate();
   };
 
   return {
@@ -133,6 +164,11 @@ export function createDownloads({ manifest, fail, progress, allIn }) {
       }
       sized = true;
       checkAllIn();
+    },
+
+    /** Inflate url's body for the boot: the site serves the file gzipped (build.py). */
+    gunzip(url) {
+      gzipped.add(url);
     },
 
     /** Answer every fetch of url with this response instead (see runtime.js). */

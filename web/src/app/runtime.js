@@ -114,6 +114,7 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
     const dealer = new URL(files.dealer, root).href;
     const micropip = new URL(files.micropip, root).href;
     const later = new URL(files.stdlib_later, root).href;
+    for (const url of [stdlib, later]) downloads.gunzip(url); // see build.py's gzipped
     for (const url of [stdlib, ...(restored ? [] : [later, micropip, dealer])]) {
       downloads.watch(url);
     }
