@@ -226,6 +226,7 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
     save() {
       const save = saveSoon;
       saveSoon = null;
+      if (save) performance.mark("answered"); // the first reply is on its way to the page
       save?.();
     },
 
