@@ -124,6 +124,23 @@ class TestInputIsNeverLost:
             table.keyboard.press("n")
         expect(table.locator("#board")).to_have_attribute("data-deal", "110")
 
+    def test_a_render_keeps_the_cards_it_does_not_move(self, page: Page, site_url: str) -> None:
+        """A render that moves no card rebuilds none, even on a page opened with no cascade.
+
+        A press on a card whose release came after a render that rebuilt it (a reply of the
+        live guard, say) would lose the click. A page opened at deal 1 one move from the win
+        (its cascades all empty) rebuilt its free cells' and foundations' cards on every render.
+        """
+        moves = solution(1)[:-1]
+        assert not any(engine_after(1, moves)["cascades"])
+        boot(page, link(site_url, 1, moves))
+        cards = page.locator("[data-freecell] [data-card], [data-foundation] [data-card]")
+        kept = [card.element_handle() for card in cards.all()]
+        page.locator("[data-card='KD']").click()  # picked up: a render, and one with targets
+        expect(page.locator("[data-card='KD'][aria-current]")).to_have_count(1)
+        expect(page.locator("[data-target]").first).to_be_attached()
+        assert [handle.evaluate("(card) => card.isConnected") for handle in kept] == [True] * 5
+
     def test_keys_at_ready(
         self, make_context: ContextFactory, pages: PageFactory, site_url: str
     ) -> None:

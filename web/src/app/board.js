@@ -46,15 +46,13 @@ function cardElement(code, face, tag = "li") {
 
 // Each card's cascade element is made once per language and then only moved between
 // cascades: a deal change or a move rebuilds no card, so the page keeps up with every click.
-// A free cell's or a foundation's card is made again only when another card goes there.
+// A free cell's or a foundation's card is made again only when another card goes there, or
+// the language changes. A render that rebuilt a card the pointer was pressed on would lose
+// the click: the release would land on another element.
 let cascadeCards = new Map();
-let cardsLanguage = "";
+let cardsLanguage = ""; // the language of the cards on the table
 
 function cascadeCard(code, faces) {
-  if (cardsLanguage !== language()) {
-    cascadeCards = new Map();
-    cardsLanguage = language();
-  }
   let element = cascadeCards.get(code);
   if (!element) {
     element = cardElement(code, faces[code]);
@@ -114,7 +112,11 @@ export function holdFan(table, held) {
 /** Draw a game's cascades, free cells and foundations' top cards. */
 function renderGame(table, game, faces) {
   const board = table.querySelector("#board");
-  const relabel = cardsLanguage !== language(); // before the cascades take the new language
+  const relabel = cardsLanguage !== language();
+  if (relabel) {
+    cascadeCards = new Map();
+    cardsLanguage = language();
+  }
   renderCascades(board, game.cascades, faces);
   renderFan(table, game.cascades);
   table.querySelectorAll("[data-freecell]").forEach((slot, index) => {
