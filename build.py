@@ -231,8 +231,8 @@ def compile_python(
     """Return the page's Python, compiled to bytecode by the runtime itself (cached).
 
     By key: ``stdlib`` its standard library (what Python's start imports), ``stdlib_later``
-    the rest of it (what the page's boot imports after the start: web/src/app/stdlib.js),
-    ``micropip`` and ``dealer`` the two wheels.
+    the rest of it (what the page's boot imports after the start: web/src/app/stdlib.js) and
+    the page's regular expressions compiled, ``micropip`` and ``dealer`` the two wheels.
 
     web/tools/compile_python.mjs boots the runtime under Node.js, runs the page's boot and
     every request of its API, compile_python.py compiles what they imported (of our wheel,
@@ -242,7 +242,9 @@ def compile_python(
     """
     h = hashlib.sha256(runtime["pyodide"].encode())
     compiler = COMPILE_PYTHON.with_suffix(".py")
-    inputs = [COMPILE_PYTHON, compiler, files / "python_stdlib.zip", files / WASM, micropip, dealer]
+    page_modules = [WEB / "src" / "app" / name for name in ("stdlib.js", "snapshot.js")]
+    inputs = [COMPILE_PYTHON, compiler, *page_modules, files / "python_stdlib.zip", files / WASM]
+    inputs += [micropip, dealer]
     for path in inputs:
         h.update(path.read_bytes())
     folder = COMPILED_DIR / f"{runtime['pyodide']}-{h.hexdigest()[:16]}"

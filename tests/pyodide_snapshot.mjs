@@ -12,10 +12,25 @@ const [dist] = process.argv.slice(2);
 // As the page's worker has it (site_runtime.mjs).
 const { manifest, loadPyodide, options, laterStdlib } = await siteRuntime(dist);
 const snapshots = await import(pathToFileURL(join(dist, "app", "snapshot.js")).href);
-const { addLaterStdlib, LATER_STDLIB } = await import("../web/src/app/stdlib.js");
+const { addLaterStdlib, LATER_STDLIB, PATTERNS } = await import("../web/src/app/stdlib.js");
 
 const first = await loadPyodide({ ...options, _makeSnapshot: true });
 addLaterStdlib(first, laterStdlib);
+// What re compiles from here on: nothing, if the page's patterns came compiled (stdlib.js).
+const counting = first.runPython(`
+from re import _compiler
+
+def counting(compile, compiled):
+    def count(pattern, flags=0):
+        compiled.append(pattern)
+        return compile(pattern, flags)
+    count.original = compile
+    return count
+
+compiled = []
+_compiler.compile = counting(_compiler.compile, compiled)
+compiled
+`);
 await first.loadPackage(join(dist, manifest.micropip), { messageCallback: () => {} });
 const wheel = `/tmp/${basename(manifest.dealer)}`;
 first.FS.writeFile(wheel, new Uint8Array(readFileSync(join(dist, manifest.dealer))));
@@ -26,6 +41,21 @@ const firstWeb = first.pyimport("freecell._web");
 await new Promise((resolve) => setTimeout(resolve, 0));
 const firstSession = firstWeb.Session(); // the worker's, which answers before the snapshot
 firstSession.new_game("617", "", 0, true, "");
+const patternsCompiled = counting.toJs();
+const patternsLoaded = JSON.parse(
+  first.runPython(`
+import json, re, sys
+from re import _compiler
+_compiler.compile = _compiler.compile.original
+loaded = sys.modules["${PATTERNS}"].PATTERNS
+json.dumps({
+    "count": len(loaded),
+    "as_re_compiles": all(
+        re._cache[type(p), p, f] == _compiler.compile(p, f) for p, f, *_ in loaded
+    ),
+})
+`),
+);
 const taken = snapshots.takeSnapshot(first);
 const response = snapshots.snapshotResponse(first, taken, [LATER_STDLIB]);
 const stored = (await response.clone().arrayBuffer()).byteLength;
@@ -55,6 +85,8 @@ console.log(
     same_memory: sameMemory,
     files: restored.files.map(([path]) => path),
     first_cascade: reply.game.cascades?.[0] ?? null,
+    patterns_compiled: patternsCompiled,
+    patterns_loaded: patternsLoaded,
     moves: after.game.moves,
   }),
 );

@@ -218,6 +218,16 @@ class TestSnapshot:
         """The standard library's second zip is restored with the files: its modules import."""
         assert snapshot_result["later_stdlib"] == "/lib/python_stdlib_later.zip"
 
+    def test_the_boot_compiles_no_pattern(self, snapshot_result: dict[str, Any]) -> None:
+        """After Python's start, the first visit's boot compiles no regular expression.
+
+        Those of micropip, the install, our wheel and the first request come compiled with the
+        second zip (compile_python.py's patterns), as re itself compiles them.
+        """
+        assert snapshot_result["patterns_compiled"] == []
+        assert snapshot_result["patterns_loaded"]["count"] > 30
+        assert snapshot_result["patterns_loaded"]["as_re_compiles"] is True
+
     def test_no_installer_in_the_snapshot(self, snapshot_result: dict[str, Any]) -> None:
         """micropip installed the wheel, and is gone from the resumed runtime."""
         assert snapshot_result["micropip_imported"] is False

@@ -630,7 +630,8 @@ class TestCompiledStdlib:
         """The modules only the page's boot imports after Python's start: a second zip.
 
         Split by top-level package (a package's modules are found only where it is), so the
-        two zips share none; micropip's `tarfile` is in the second, the codecs in the first.
+        two zips share none; micropip's `tarfile` is in the second with the page's compiled
+        patterns, the codecs in the first.
         """
         files = manifest()
         pattern = r"stdlib/[0-9a-f]{12}/python_stdlib_later\.zip\.gz"
@@ -643,7 +644,7 @@ class TestCompiledStdlib:
             tops.append({name.split("/")[0].removesuffix(".pyc") for name in names})
         first, later = tops
         assert first & later == set()
-        assert "tarfile" in later
+        assert {"tarfile", "page_patterns"} <= later  # micropip's, the page's patterns compiled
         assert {"encodings", "importlib", "pyodide"} <= first
 
     def test_the_page_loads_the_compiled_stdlib(

@@ -3,8 +3,8 @@
 //
 // Usage: node web/tools/compile_python.mjs RUNTIME_DIR MICROPIP_WHEEL DEALER_WHEEL OUT_DIR
 // Writes OUT_DIR/python_stdlib.zip (what Python's start imports), OUT_DIR/python_stdlib_later.zip
-// (what the page's boot imports after it: see ../src/app/stdlib.js) and the two wheels,
-// compiled, under their own names.
+// (what the page's boot imports after it, and the regular expressions it compiles after it,
+// compiled: see ../src/app/stdlib.js) and the two wheels, compiled, under their own names.
 //
 // The stock python_stdlib.zip and the wheels hold only sources, which a page would compile on
 // every first visit, and most of which it never imports. This runs the page's own boot inside
@@ -24,7 +24,7 @@ if (!out) {
 }
 const { loadPyodide } = await import(pathToFileURL(join(runtime, "pyodide.mjs")).href);
 const { takeSnapshot } = await import("../src/app/snapshot.js");
-const { addLaterStdlib } = await import("../src/app/stdlib.js");
+const { addLaterStdlib, PATTERNS } = await import("../src/app/stdlib.js");
 const indexURL = `${resolve(runtime)}/`;
 
 /**
@@ -55,7 +55,10 @@ function withCompiler(pyodide) {
 const page = await loadPyodide({ indexURL });
 const pageCompiler = withCompiler(page);
 const atStart = pageCompiler.imported().toJs({ dict_converter: Object.fromEntries }).stdlib;
+const patternsAtStart = pageCompiler.cached_patterns();
 await pageBoot(page, micropipWheel, dealerWheel);
+// The regular expressions the boot compiled after Python's start, compiled here for the page.
+const patterns = pageCompiler.patterns(patternsAtStart);
 const imported = pageCompiler.imported().toJs({ dict_converter: Object.fromEntries });
 // Python's start imports ssl only if it is there (asyncio does), and the page never uses it:
 // TLS is the browser's business. Left out, the start skips ssl and its C module's setup, and
@@ -84,7 +87,11 @@ const results = {
 };
 const summary = [
   compiler.build_stdlib(compiling.toPy(first), "/tmp/python_stdlib.zip"),
-  compiler.build_stdlib(compiling.toPy(later), "/tmp/python_stdlib_later.zip"),
+  compiler.build_stdlib(
+    compiling.toPy(later),
+    "/tmp/python_stdlib_later.zip",
+    compiling.toPy({ [`${PATTERNS}.py`]: patterns }),
+  ),
 ];
 for (const [wheel, only, lines] of [
   [micropipWheel, compiling.toPy(ofMicropip), false],
@@ -111,6 +118,7 @@ try {
   await pageBoot(fresh, results.micropip, results.dealer);
   await new Promise((resolve) => setTimeout(resolve, 0)); // as the worker does
   if (!takeSnapshot(fresh)) throw new Error("no memory snapshot could be taken");
+  summary.push(withCompiler(fresh).check_patterns(PATTERNS));
 } catch (error) {
   console.error(`The compiled Python is not enough for the page's boot:\n${error}`);
   process.exit(1);

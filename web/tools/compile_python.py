@@ -14,6 +14,10 @@ so their magic number and bytecode are what the browser's runtime expects:
   for one thing, installing our wheel from a file); its other modules are left out;
 - our wheel (already the page's copy, without the command line): every module, compiled.
 
+- the page's regular expressions: those the boot compiles after Python's start, compiled
+  here, in a module of the second zip that puts them into ``re``'s cache (:func:`patterns`;
+  web/src/app/stdlib.js names it and imports it).
+
 A module the page imports later must be imported by ``warm_up`` (the build checks the result
 in a third, fresh runtime). Docstrings and asserts are left out (``optimize=2``); so are the
 line tables but for our own wheel's, one line a function instead (:func:`first_lines`: 14 % of
@@ -26,11 +30,14 @@ and, compiled in a fresh runtime, the same bytes for the same inputs.
 
 from __future__ import annotations
 
+import importlib
 import marshal
+import re
 import site
 import sys
 import zipfile
 from types import CodeType
+from typing import Any
 
 STOCK = f"/lib/python{sys.version_info[0]}{sys.version_info[1]}.zip"
 """Where Pyodide puts the standard library it was given."""
@@ -38,6 +45,26 @@ SITE = site.getsitepackages()[0]
 """Where micropip installs wheels."""
 DATE = (1980, 1, 1, 0, 0, 0)
 """Every member's timestamp: the same inputs, the same bytes."""
+PATTERNS_LOADER = '''"""The page's regular expressions, compiled at build time, into re's cache.
+
+re compiles a pattern in Python code the first time a program asks for it. The page's boot
+asks for these after Python's start (micropip's and our wheel's imports, the install, the
+requests), in WebAssembly the browser has not optimised yet. The build ran the same boot in
+the same runtime and wrote down what re compiled (web/tools/compile_python.py, patterns); the
+page imports this before micropip (web/src/app/stdlib.js), and re.compile then finds each in
+its cache.
+"""
+
+import _sre
+import re
+
+for _pattern, _flags, _compiled_flags, _code, _groups, _index, _names in PATTERNS:
+    re._cache[type(_pattern), _pattern, _flags] = _sre.compile(
+        _pattern, _compiled_flags, memoryview(_code).cast("I").tolist(), _groups, _index, _names
+    )
+del _pattern, _flags, _compiled_flags, _code, _groups, _index, _names
+'''
+"""What the module does with its PATTERNS: each as re._compiler.compile would make it."""
 
 
 def imported() -> dict[str, list[str]]:
@@ -55,6 +82,65 @@ def imported() -> dict[str, list[str]]:
         elif origin.startswith(SITE + "/"):
             found["packages"].add(origin.removeprefix(SITE + "/"))
     return {where: sorted(names) for where, names in found.items()}
+
+
+PatternKey = tuple[type, str | bytes, int]
+"""A key of re.compile's cache: the pattern's type, the pattern, its flags."""
+
+
+def re_cache() -> dict[PatternKey, re.Pattern[Any]]:
+    """Return re.compile's own cache (``re._cache``, which type checkers do not know)."""
+    cache: dict[PatternKey, re.Pattern[Any]] = vars(re)["_cache"]
+    return cache
+
+
+def cached_patterns() -> frozenset[PatternKey]:
+    """Return the keys of the patterns in ``re``'s cache: those compiled so far."""
+    return frozenset(re_cache())
+
+
+def patterns(compiled_before: frozenset[PatternKey]) -> str:
+    """Return a module's source that loads the patterns in re's cache, but `compiled_before`.
+
+    Each as ``re._compiler.compile`` makes it (``_sre.compile``'s arguments; the code as the
+    runtime's bytes, four to a code word), in the cache's order. The same runtime compiles
+    them the same way, and :func:`check_patterns` checks the result in the browser's Python.
+    """
+    from array import array  # noqa: PLC0415 - imported() must not see it
+
+    compiler, parser = (importlib.import_module(f"re._{name}") for name in ("compiler", "parser"))
+    rows = []
+    for key in re_cache():
+        if key in compiled_before:
+            continue
+        _, pattern, flags = key
+        parsed = parser.parse(pattern, flags)
+        code = array("I", compiler._code(parsed, flags)).tobytes()  # noqa: SLF001
+        names: list[str | None] = [None] * parsed.state.groups
+        for name, index in parsed.state.groupdict.items():
+            names[index] = name
+        groups = (parsed.state.groups - 1, dict(parsed.state.groupdict), tuple(names))
+        rows.append((pattern, flags, flags | parsed.state.flags, code, *groups))
+    return f"PATTERNS = {tuple(rows)!r}\n{PATTERNS_LOADER}"
+
+
+def check_patterns(module: str) -> str:
+    """Raise unless re.compile takes each pattern of `module` from its cache, as it compiles it.
+
+    `module`: :func:`patterns`'s, imported as the page does, in a runtime that then ran the
+    page's boot. Say how many patterns it holds.
+    """
+    compiler = importlib.import_module("re._compiler")
+    table = importlib.import_module(module).PATTERNS
+    for pattern, flags, *_ in table:
+        cached = re_cache().get((type(pattern), pattern, flags))
+        if cached is None or re.compile(pattern, flags) is not cached:
+            message = f"{module}: re.compile did not take {pattern!r} from its cache"
+            raise AssertionError(message)
+        if cached != compiler.compile(pattern, flags):
+            message = f"{module}: {pattern!r} is not what re compiles"
+            raise AssertionError(message)
+    return f"{module}: {len(table)} regular expressions compiled, each checked"
 
 
 def first_lines(code: CodeType) -> CodeType:
@@ -95,8 +181,11 @@ def member(name: str, compress: int = zipfile.ZIP_DEFLATED) -> zipfile.ZipInfo:
     return info
 
 
-def build_stdlib(names: list[str], out: str) -> str:
+def build_stdlib(names: list[str], out: str, extra: dict[str, str] | None = None) -> str:
     """Write the stock zip's members ``names``, compiled, to ``out``; say what it holds.
+
+    `extra`: modules of the build's own (a name such as ``page_patterns.py``, its source),
+    compiled beside them.
 
     The members are stored, not deflated: the site serves the zip gzipped as a whole (build.py),
     which takes fewer bytes, and the worker inflates it as it arrives, natively, so that
@@ -108,9 +197,13 @@ def build_stdlib(names: list[str], out: str) -> str:
             # The file name tracebacks show: where the source is in the stock zip.
             data = compiled(source.read(name), f"{STOCK}/{name}", lines=False)
             target.writestr(member(name.removesuffix(".py") + ".pyc", zipfile.ZIP_STORED), data)
+        for name, text in sorted((extra or {}).items()):
+            data = compiled(text.encode(), f"{STOCK}/{name}", lines=False)
+            target.writestr(member(name.removesuffix(".py") + ".pyc", zipfile.ZIP_STORED), data)
     version = sys.version.split()[0]
     name = out.rsplit("/", 1)[-1]
-    return f"{name}: {len(names)} modules compiled by Python {version}, nothing else"
+    added = "".join(f" and {module}" for module in sorted(extra or {}))
+    return f"{name}: {len(names)} modules{added} compiled by Python {version}, nothing else"
 
 
 def build_wheel(wheel: str, out: str, only: list[str] | None, *, lines: bool) -> str:
