@@ -12,8 +12,7 @@ so their magic number and bytecode are what the browser's runtime expects:
   adds to Python's path after it (web/src/app/stdlib.js);
 - micropip's wheel: the modules imported, compiled, in place of its sources (the page uses it
   for one thing, installing our wheel from a file); its other modules are left out;
-- our wheel (already the page's copy, without the command line): every module, compiled.
-
+- our wheel (already the page's copy, without the command line): every module, compiled;
 - the page's regular expressions: those the boot compiles after Python's start, compiled
   here, in a module of the second zip that puts them into ``re``'s cache (:func:`patterns`;
   web/src/app/stdlib.js names it and imports it).
