@@ -123,11 +123,11 @@ def patterns(compiled_before: frozenset[PatternKey]) -> str:
     return f"PATTERNS = {tuple(rows)!r}\n{PATTERNS_LOADER}"
 
 
-def check_patterns(module: str) -> str:
+def check_patterns(module: str) -> int:
     """Raise unless re.compile takes each pattern of `module` from its cache, as it compiles it.
 
     `module`: :func:`patterns`'s, imported as the page does, in a runtime that then ran the
-    page's boot. Say how many patterns it holds.
+    page's boot (the build's check, and tests/pyodide_snapshot.mjs). Return how many it holds.
     """
     compiler = importlib.import_module("re._compiler")
     table = importlib.import_module(module).PATTERNS
@@ -139,7 +139,7 @@ def check_patterns(module: str) -> str:
         if cached != compiler.compile(pattern, flags):
             message = f"{module}: {pattern!r} is not what re compiles"
             raise AssertionError(message)
-    return f"{module}: {len(table)} regular expressions compiled, each checked"
+    return len(table)
 
 
 def first_lines(code: CodeType) -> CodeType:
