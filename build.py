@@ -53,6 +53,8 @@ COMPILED_DIR = ROOT / "build" / "compiled"
 RUNTIME_DIR = ROOT / "build" / "runtime"
 MICROPIP_DIR = ROOT / "build" / "micropip"
 COMPILE_PYTHON = WEB / "tools" / "compile_python.mjs"
+PYTHON_TOOLS = ("compile_python.py", "record_generated.py")
+"""The Python that compile_python.mjs runs in the runtime, beside it."""
 SHRINK_WASM = WEB / "tools" / "shrink_wasm.mjs"
 SERVICE_WORKER = "sw.js"
 LAZY = "data/"
@@ -241,9 +243,9 @@ def compile_python(
     runtime version and inputs.
     """
     h = hashlib.sha256(runtime["pyodide"].encode())
-    compiler = COMPILE_PYTHON.with_suffix(".py")
+    tools = [COMPILE_PYTHON, *(COMPILE_PYTHON.with_name(name) for name in PYTHON_TOOLS)]
     page_modules = [WEB / "src" / "app" / name for name in ("stdlib.js", "snapshot.js")]
-    inputs = [COMPILE_PYTHON, compiler, *page_modules, files / "python_stdlib.zip", files / WASM]
+    inputs = [*tools, *page_modules, files / "python_stdlib.zip", files / WASM]
     inputs += [micropip, dealer]
     for path in inputs:
         h.update(path.read_bytes())

@@ -51,7 +51,10 @@ first.FS.mkdirTree("/tools");
 const tool = new URL("../web/tools/compile_python.py", import.meta.url);
 first.FS.writeFile("/tools/compile_python.py", readFileSync(tool));
 first.pyimport("sys").path.insert(0, "/tools");
-const patternsChecked = first.pyimport("compile_python").check_patterns(PATTERNS);
+const tools = first.pyimport("compile_python");
+const patternsChecked = tools.check_patterns(PATTERNS);
+// And of the code Python generated from its start on: site imported the first zip's module.
+const [generatedTaken, generatedHeld] = tools.check_generated("sitecustomize").toJs();
 
 const restored = snapshots.readSnapshot(response);
 await restored.filled;
@@ -80,6 +83,8 @@ console.log(
     first_cascade: reply.game.cascades?.[0] ?? null,
     patterns_compiled: patternsCompiled,
     patterns_checked: patternsChecked,
+    generated_taken: generatedTaken,
+    generated_held: generatedHeld,
     moves: after.game.moves,
   }),
 );

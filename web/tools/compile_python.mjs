@@ -2,9 +2,11 @@
 // check that it is enough.
 //
 // Usage: node web/tools/compile_python.mjs RUNTIME_DIR MICROPIP_WHEEL DEALER_WHEEL OUT_DIR
-// Writes OUT_DIR/python_stdlib.zip (what Python's start imports), OUT_DIR/python_stdlib_later.zip
-// (what the page's boot imports after it, and the regular expressions it compiles after it,
-// compiled: see ../src/app/stdlib.js) and the two wheels, compiled, under their own names.
+// Writes OUT_DIR/python_stdlib.zip (what Python's start imports, and the code dataclasses and
+// namedtuple generate in the boot, compiled: compile_python.py's generated_code),
+// OUT_DIR/python_stdlib_later.zip (what the page's boot imports after it, and the regular
+// expressions it compiles after it, compiled: see ../src/app/stdlib.js) and the two wheels,
+// compiled, under their own names.
 //
 // The stock python_stdlib.zip and the wheels hold only sources, which a page would compile on
 // every first visit, and most of which it never imports. This runs the page's own boot inside
@@ -51,20 +53,35 @@ function withCompiler(pyodide) {
   return pyodide.pyimport("compile_python");
 }
 
-// What the page imports: at Python's start, and after it.
-const page = await loadPyodide({ indexURL });
+// The first zip's module of generated code: site imports it at Python's start, by this name.
+const GENERATED = "sitecustomize";
+
+// Python's start imports ssl only if it is there (asyncio does), and the page never uses it:
+// TLS is the browser's business. Left out, the start skips ssl and its C module's setup, and
+// asyncio runs as on a CPython built without ssl.
+const LEFT_OUT = ["ssl"];
+
+// What the page imports: at Python's start, and after it; and what dataclasses and namedtuple
+// compile, from Python's start on (record_generated.py, this runtime's own sitecustomize, which
+// also makes the modules LEFT_OUT unimportable here, as they are in the page).
+const recorder = readFileSync(new URL("./record_generated.py", import.meta.url));
+const page = await loadPyodide({
+  indexURL,
+  env: { LEFT_OUT: LEFT_OUT.join(" ") },
+  fsInit(FS, { sitePackages }) {
+    FS.mkdirTree(sitePackages);
+    FS.writeFile(`${sitePackages}/${GENERATED}.py`, recorder);
+  },
+});
 const pageCompiler = withCompiler(page);
 const atStart = pageCompiler.imported().toJs({ dict_converter: Object.fromEntries }).stdlib;
 const patternsAtStart = pageCompiler.cached_patterns();
 await pageBoot(page, micropipWheel, dealerWheel);
 // The regular expressions the boot compiled after Python's start, compiled here for the page.
 const patterns = pageCompiler.patterns(patternsAtStart);
+const generated = pageCompiler.generated_code();
 const imported = pageCompiler.imported().toJs({ dict_converter: Object.fromEntries });
-// Python's start imports ssl only if it is there (asyncio does), and the page never uses it:
-// TLS is the browser's business. Left out, the start skips ssl and its C module's setup, and
-// asyncio runs as on a CPython built without ssl.
-const LEFT_OUT = new Set(["ssl.py"]);
-const stdlib = imported.stdlib.filter((name) => !LEFT_OUT.has(name));
+const stdlib = imported.stdlib;
 const { packages } = imported;
 // By top-level package: a package's submodules are found only where the package is (its
 // __path__), so a package Python's start imported keeps all its modules in the first zip.
@@ -86,7 +103,11 @@ const results = {
   dealer: join(out, basename(dealerWheel)),
 };
 const summary = [
-  compiler.build_stdlib(compiling.toPy(first), "/tmp/python_stdlib.zip"),
+  compiler.build_stdlib(
+    compiling.toPy(first),
+    "/tmp/python_stdlib.zip",
+    compiling.toPy({ [`${GENERATED}.py`]: generated }),
+  ),
   compiler.build_stdlib(
     compiling.toPy(later),
     "/tmp/python_stdlib_later.zip",
@@ -118,8 +139,12 @@ try {
   await pageBoot(fresh, results.micropip, results.dealer);
   await new Promise((resolve) => setTimeout(resolve, 0)); // as the worker does
   if (!takeSnapshot(fresh)) throw new Error("no memory snapshot could be taken");
-  const patternCount = withCompiler(fresh).check_patterns(PATTERNS);
+  const checker = withCompiler(fresh);
+  const patternCount = checker.check_patterns(PATTERNS);
   summary.push(`${PATTERNS}: ${patternCount} regular expressions compiled, each checked`);
+  const [taken, held] = checker.check_generated(GENERATED).toJs();
+  if (taken !== held) throw new Error(`the boot took ${taken} of ${GENERATED}'s ${held} codes`);
+  summary.push(`${GENERATED}: ${held} generated codes compiled, each checked and taken`);
 } catch (error) {
   console.error(`The compiled Python is not enough for the page's boot:\n${error}`);
   process.exit(1);

@@ -15,7 +15,12 @@ so their magic number and bytecode are what the browser's runtime expects:
 - our wheel (already the page's copy, without the command line): every module, compiled;
 - the page's regular expressions: those the boot compiles after Python's start, compiled
   here, in a module of the second zip that puts them into ``re``'s cache (:func:`patterns`;
-  web/src/app/stdlib.js names it and imports it).
+  web/src/app/stdlib.js names it and imports it);
+- the code ``dataclasses`` and ``collections.namedtuple`` generate in the boot (the methods of
+  each dataclass, each named tuple's ``__new__``), from Python's start on: the build's first
+  runtime notes each source (record_generated.py, its ``sitecustomize``), and the first zip's
+  ``sitecustomize``, which ``site`` imports at Python's start, holds them compiled and hands
+  them to the two modules (:func:`generated_code`).
 
 A module the page imports later must be imported by ``warm_up`` (the build checks the result
 in a third, fresh runtime). Docstrings and asserts are left out (``optimize=2``); so are the
@@ -64,6 +69,46 @@ for _pattern, _flags, _compiled_flags, _code, _groups, _index, _names in PATTERN
 del _pattern, _flags, _compiled_flags, _code, _groups, _index, _names
 '''
 """What the module does with its PATTERNS: each as re._compiler.compile would make it."""
+
+GENERATED_LOADER = '''"""The code Python generates in the page's boot, compiled at build time.
+
+dataclasses makes each dataclass's methods, and collections.namedtuple each named tuple's
+__new__, by writing their source and compiling it with Python's compiler as the class is made:
+Python's start does so for the classes of traceback's colours, asyncio and others, micropip's
+and our wheel's imports for theirs. In the browser that compiler runs on WebAssembly not
+optimised yet. The build ran the same boot in the same runtime and compiled each source
+(web/tools/compile_python.py, generated_code); site imports this module at Python's start,
+before any of them, and the two modules' exec and eval then take the code from CODE. A source
+that is not there compiles as before, and is noted in MISSED.
+"""
+
+import collections
+import marshal
+
+TAKEN = set()
+MISSED = []
+
+
+def _compiled(run, mode):
+    def compiled(source, *namespaces):
+        key = mode, source
+        code = CODE.get(key)
+        if code is None:
+            MISSED.append(key)
+            return run(source, *namespaces)
+        TAKEN.add(key)
+        return run(marshal.loads(code), *namespaces)
+
+    return compiled
+
+
+collections.eval = _compiled(eval, "eval")  # first: dataclasses' imports make named tuples
+
+import dataclasses  # noqa: E402
+
+dataclasses.exec = _compiled(exec, "exec")
+'''
+"""What the first zip's sitecustomize does with its CODE (see generated_code)."""
 
 
 def imported() -> dict[str, list[str]]:
@@ -140,6 +185,40 @@ def check_patterns(module: str) -> int:
             message = f"{module}: {pattern!r} is not what re compiles"
             raise AssertionError(message)
     return len(table)
+
+
+def generated_code() -> str:
+    """Return a module's source that hands over the code record_generated.py noted, compiled.
+
+    CODE maps each (``"exec"`` or ``"eval"``, source) to the code ``exec`` or ``eval`` compiles
+    from it there (``<string>``, no ``__future__`` of the caller's: the generators have none),
+    marshalled, in the order first made. The same runtime compiles it the same way, and
+    :func:`check_generated` checks the result in the browser's Python.
+    """
+    code = dict.fromkeys(importlib.import_module("sitecustomize").GENERATED, b"")
+    for mode, source in code:
+        code[mode, source] = marshal.dumps(compile(source, "<string>", mode, dont_inherit=True))
+    return f"CODE = {code!r}\n{GENERATED_LOADER}"
+
+
+def check_generated(module: str) -> tuple[int, int]:
+    """Raise unless `module`'s code is what Python compiles, and the boot compiled none itself.
+
+    `module`: :func:`generated_code`'s, imported by site at Python's start, in a runtime that
+    then ran the page's boot (the build's check, and tests/pyodide_snapshot.mjs). Return how
+    many of its sources the boot took from it, and how many it holds.
+    """
+    table = importlib.import_module(module)
+    if table.MISSED:
+        (_, source), count = table.MISSED[0], len(table.MISSED)
+        message = f"{module}: the boot compiled {count} generated sources itself, first:\n{source}"
+        raise AssertionError(message)
+    for (mode, source), code in table.CODE.items():
+        built = marshal.loads(code)  # noqa: S302 - the build's own, as the page loads it
+        if built != compile(source, "<string>", mode, dont_inherit=True):
+            message = f"{module}: {source.splitlines()[0]!r} is not what Python compiles"
+            raise AssertionError(message)
+    return len(table.TAKEN), len(table.CODE)
 
 
 def first_lines(code: CodeType) -> CodeType:
