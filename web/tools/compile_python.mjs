@@ -53,8 +53,9 @@ function withCompiler(pyodide) {
   return pyodide.pyimport("compile_python");
 }
 
-// The first zip's module of generated code: site imports it at Python's start, by this name.
-const GENERATED = "sitecustomize";
+// The first zip's module of generated code, and the first runtime's that notes it: site
+// imports a module of this name at Python's start.
+const GENERATED_MODULE = "sitecustomize";
 
 // Python's start imports ssl only if it is there (asyncio does), and the page never uses it:
 // TLS is the browser's business. Left out, the start skips ssl and its C module's setup, and
@@ -70,7 +71,7 @@ const page = await loadPyodide({
   env: { LEFT_OUT: LEFT_OUT.join(" ") },
   fsInit(FS, { sitePackages }) {
     FS.mkdirTree(sitePackages);
-    FS.writeFile(`${sitePackages}/${GENERATED}.py`, recorder);
+    FS.writeFile(`${sitePackages}/${GENERATED_MODULE}.py`, recorder);
   },
 });
 const pageCompiler = withCompiler(page);
@@ -79,10 +80,9 @@ const patternsAtStart = pageCompiler.cached_patterns();
 await pageBoot(page, micropipWheel, dealerWheel);
 // The regular expressions the boot compiled after Python's start, compiled here for the page.
 const patterns = pageCompiler.patterns(patternsAtStart);
-const generated = pageCompiler.generated_code();
+const generated = pageCompiler.generated_code(GENERATED_MODULE);
 const imported = pageCompiler.imported().toJs({ dict_converter: Object.fromEntries });
-const stdlib = imported.stdlib;
-const { packages } = imported;
+const { stdlib, packages } = imported;
 // By top-level package: a package's submodules are found only where the package is (its
 // __path__), so a package Python's start imported keeps all its modules in the first zip.
 const topLevel = (name) => name.split("/")[0].replace(/\.py$/, "");
@@ -106,7 +106,7 @@ const summary = [
   compiler.build_stdlib(
     compiling.toPy(first),
     "/tmp/python_stdlib.zip",
-    compiling.toPy({ [`${GENERATED}.py`]: generated }),
+    compiling.toPy({ [`${GENERATED_MODULE}.py`]: generated }),
   ),
   compiler.build_stdlib(
     compiling.toPy(later),
@@ -142,9 +142,11 @@ try {
   const checker = withCompiler(fresh);
   const patternCount = checker.check_patterns(PATTERNS);
   summary.push(`${PATTERNS}: ${patternCount} regular expressions compiled, each checked`);
-  const [taken, held] = checker.check_generated(GENERATED).toJs();
-  if (taken !== held) throw new Error(`the boot took ${taken} of ${GENERATED}'s ${held} codes`);
-  summary.push(`${GENERATED}: ${held} generated codes compiled, each checked and taken`);
+  const [taken, held] = checker.check_generated(GENERATED_MODULE).toJs();
+  if (taken !== held) {
+    throw new Error(`the boot took ${taken} of ${GENERATED_MODULE}'s ${held} codes`);
+  }
+  summary.push(`${GENERATED_MODULE}: ${held} generated codes compiled, each checked and taken`);
 } catch (error) {
   console.error(`The compiled Python is not enough for the page's boot:\n${error}`);
   process.exit(1);

@@ -187,15 +187,17 @@ def check_patterns(module: str) -> int:
     return len(table)
 
 
-def generated_code() -> str:
-    """Return a module's source that hands over the code record_generated.py noted, compiled.
+def generated_code(recorder: str) -> str:
+    """Return a module's source that hands over the code `recorder` noted, compiled.
+
+    `recorder`: record_generated.py, imported at Python's start under that name.
 
     CODE maps each (``"exec"`` or ``"eval"``, source) to the code ``exec`` or ``eval`` compiles
     from it there (``<string>``, no ``__future__`` of the caller's: the generators have none),
     marshalled, in the order first made. The same runtime compiles it the same way, and
     :func:`check_generated` checks the result in the browser's Python.
     """
-    code = dict.fromkeys(importlib.import_module("sitecustomize").GENERATED, b"")
+    code = dict.fromkeys(importlib.import_module(recorder).GENERATED, b"")
     for mode, source in code:
         code[mode, source] = marshal.dumps(compile(source, "<string>", mode, dont_inherit=True))
     return f"CODE = {code!r}\n{GENERATED_LOADER}"

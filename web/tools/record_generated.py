@@ -14,7 +14,9 @@ import builtins
 import os
 import sys
 
-TYPE_CHECKING = False  # imports nothing the start has not: their named tuples would be missed
+# Nothing more is imported here: a module imported before the two builtins are wrapped would
+# make its named tuples unnoted (typing's imports do).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
