@@ -239,6 +239,17 @@ class TestSnapshot:
         assert snapshot_result["generated_taken"] > 35
         assert snapshot_result["generated_held"] >= snapshot_result["generated_taken"]
 
+    def test_code_the_build_never_saw_compiles_as_ever(
+        self, snapshot_result: dict[str, Any]
+    ) -> None:
+        """A dataclass and a named tuple made after the boot: compiled there, and they work."""
+        assert snapshot_result["fresh_classes"] == [
+            "Fresh(seen_by_the_build=False)",
+            "Pair(left=1, never_seen=2)",
+            True,
+        ]
+        assert snapshot_result["fresh_missed"] == 2
+
     def test_no_installer_in_the_snapshot(self, snapshot_result: dict[str, Any]) -> None:
         """micropip installed the wheel, and is gone from the resumed runtime."""
         assert snapshot_result["micropip_imported"] is False
