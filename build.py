@@ -232,7 +232,8 @@ def compile_python(
 ) -> dict[str, Path]:
     """Return the page's Python, compiled to bytecode by the runtime itself (cached).
 
-    By key: ``stdlib`` its standard library (what Python's start imports), ``stdlib_later``
+    By key: ``stdlib`` its standard library (what Python's start imports, and the code
+    dataclasses and namedtuple generate in the boot compiled), ``stdlib_later``
     the rest of it (what the page's boot imports after the start: web/src/app/stdlib.js) and
     the page's regular expressions compiled, ``micropip`` and ``dealer`` the two wheels.
 

@@ -187,19 +187,26 @@ def check_patterns(module: str) -> int:
     return len(table)
 
 
+def generated(mode: str, source: str) -> CodeType:
+    """Return the code that ``exec`` (`mode` ``"exec"``) or ``eval`` compiles from `source`.
+
+    As the generators call them: ``<string>``, no ``__future__`` of the caller's (they have
+    none).
+    """
+    return compile(source, "<string>", mode, dont_inherit=True)
+
+
 def generated_code(recorder: str) -> str:
     """Return a module's source that hands over the code `recorder` noted, compiled.
 
     `recorder`: record_generated.py, imported at Python's start under that name.
 
-    CODE maps each (``"exec"`` or ``"eval"``, source) to the code ``exec`` or ``eval`` compiles
-    from it there (``<string>``, no ``__future__`` of the caller's: the generators have none),
-    marshalled, in the order first made. The same runtime compiles it the same way, and
-    :func:`check_generated` checks the result in the browser's Python.
+    CODE maps each (``"exec"`` or ``"eval"``, source) to the code :func:`generated` compiles
+    from it there, marshalled, in the order first made. The same runtime compiles it the same
+    way, and :func:`check_generated` checks the result in the browser's Python.
     """
-    code = dict.fromkeys(importlib.import_module(recorder).GENERATED, b"")
-    for mode, source in code:
-        code[mode, source] = marshal.dumps(compile(source, "<string>", mode, dont_inherit=True))
+    noted = dict.fromkeys(importlib.import_module(recorder).GENERATED)
+    code = {key: marshal.dumps(generated(*key)) for key in noted}
     return f"CODE = {code!r}\n{GENERATED_LOADER}"
 
 
@@ -217,7 +224,7 @@ def check_generated(module: str) -> tuple[int, int]:
         raise AssertionError(message)
     for (mode, source), code in table.CODE.items():
         built = marshal.loads(code)  # noqa: S302 - the build's own, as the page loads it
-        if built != compile(source, "<string>", mode, dont_inherit=True):
+        if built != generated(mode, source):
             message = f"{module}: {source.splitlines()[0]!r} is not what Python compiles"
             raise AssertionError(message)
     return len(table.TAKEN), len(table.CODE)
@@ -273,12 +280,11 @@ def build_stdlib(names: list[str], out: str, extra: dict[str, str] | None = None
     Python starts.
     """
     with zipfile.ZipFile(STOCK) as source, zipfile.ZipFile(out, "w") as target:
-        for name in sorted(names):
-            # The file name tracebacks show: where the source is in the stock zip.
-            data = compiled(source.read(name), f"{STOCK}/{name}", lines=False)
-            target.writestr(member(name.removesuffix(".py") + ".pyc", zipfile.ZIP_STORED), data)
-        for name, text in sorted((extra or {}).items()):
-            data = compiled(text.encode(), f"{STOCK}/{name}", lines=False)
+        modules = [(name, source.read(name)) for name in sorted(names)]
+        modules += [(name, text.encode()) for name, text in sorted((extra or {}).items())]
+        for name, text in modules:
+            # The file name tracebacks show: where the source is (the stock zip, for its own).
+            data = compiled(text, f"{STOCK}/{name}", lines=False)
             target.writestr(member(name.removesuffix(".py") + ".pyc", zipfile.ZIP_STORED), data)
     version = sys.version.split()[0]
     name = out.rsplit("/", 1)[-1]
