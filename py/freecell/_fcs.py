@@ -12,24 +12,40 @@ it).
 from __future__ import annotations
 
 import json
+from typing import Final
 
 from freecell._cards import Card, CardError, parse_card
 from freecell._deal import deal  # noqa: F401 - the doctests deal
+from freecell._errors import shorten
 from freecell._names import SUIT_CHARS
 from freecell._rules import FOUNDATION_RANKS, Position, PositionError
 
+MAX_POSITION_TEXT: Final = 65_536
+"""The longest text :func:`parse_position` reads, in characters: a position takes under 1,000
+(fc-solve's format about 200, a deal's ``json`` line about 700), which leaves room for comments
+and spacing; longer text is refused at once."""
 
-def _parse_rank(text: str, line: str) -> int:
+_JSON_HELP: Final = "write one object whose columns are 8 lists of card codes"
+
+
+def _quote(text: str) -> str:
+    """Return text quoted for a message, at most QUOTE_LIMIT characters of it."""
+    return repr(shorten(text.strip()))
+
+
+def _parse_rank(text: str, line: int) -> int:
     rank = {"0": 0, "10": 10}.get(text.upper())
     if rank is None and len(text) == 1 and text.upper() in FOUNDATION_RANKS:
         rank = FOUNDATION_RANKS.index(text.upper())
     if rank is None:
-        msg = f"invalid foundation rank {text!r} in {line!r}: write 0, A, 2-9, T, J, Q or K"
+        msg = (
+            f"invalid foundation rank {_quote(text)} on line {line}: write 0, A, 2-9, T, J, Q or K"
+        )
         raise PositionError(msg)
     return rank
 
 
-def _parse_freecells(rest: str, line: str) -> list[Card | None]:
+def _parse_freecells(rest: str, line: int) -> list[Card | None]:
     """Read the free cells after ``Freecells:``.
 
     They are read by column when they line up as fc-solve's 4-character places, else as words
@@ -45,33 +61,74 @@ def _parse_freecells(rest: str, line: str) -> list[Card | None]:
         words = rest.split()
         cells: list[Card | None] = [None if w in ("-", "--") else parse_card(w) for w in words]
     except CardError as error:
-        msg = f"invalid free cells {line!r}: {error}"
+        msg = f"invalid free cells on line {line}: {error}"
         raise PositionError(msg) from None
     if len(cells) > 4:
-        msg = f"invalid free cells {line!r}: there are 4 free cells"
+        msg = f"invalid free cells on line {line}: there are 4 free cells, not {len(cells):,}"
         raise PositionError(msg)
     return cells + [None] * (4 - len(cells))
 
 
-def _parse_foundations(rest: str, line: str, foundations: list[int]) -> None:
+def _parse_foundations(rest: str, line: int, foundations: list[int]) -> None:
     """Read the foundations after ``Foundations:`` into ``foundations`` (in any suit order)."""
     for word in rest.split():
         suit_text, dash, rank_text = word.partition("-")
         if not dash or suit_text.upper() not in SUIT_CHARS:
-            msg = f"invalid foundation {word!r} in {line!r}: write e.g. H-5"
+            msg = f"invalid foundation {_quote(word)} on line {line}: write e.g. H-5"
             raise PositionError(msg)
         foundations[SUIT_CHARS.index(suit_text.upper())] = _parse_rank(rank_text, line)
 
 
 def _json_cascades(text: str) -> list[tuple[Card, ...]]:
-    """Read the cascades of a deal in the ``json`` format (an object with ``columns``)."""
+    """Read the cascades of a deal in the ``json`` format (an object with ``columns``).
+
+    Anything else, of any JSON type or depth, raises :class:`PositionError`.
+
+    >>> _json_cascades('{"columns": [[1]]}')
+    Traceback (most recent call last):
+    ...
+    freecell._rules.PositionError: invalid board in JSON: a number where a card code belongs ...
+    """
     try:
         board = json.loads(text)
-        columns = board["columns"]
-        return [tuple(parse_card(code) for code in column) for column in columns]
-    except (ValueError, KeyError, TypeError, CardError) as error:
-        msg = f"invalid board in JSON: {error} (write one object with 8 columns of card codes)"
+    except RecursionError:  # brackets nested deeper than the interpreter's stack
+        msg = f"invalid board in JSON: nested too deeply ({_JSON_HELP})"
         raise PositionError(msg) from None
+    except ValueError as error:  # a JSONDecodeError, or an integer of too many digits
+        msg = f"invalid board in JSON: {shorten(str(error), 80)} ({_JSON_HELP})"
+        raise PositionError(msg) from None
+    columns = board.get("columns") if isinstance(board, dict) else None
+    if not isinstance(columns, list) or not all(isinstance(c, list) for c in columns):
+        msg = f"invalid board in JSON: no list of columns ({_JSON_HELP})"
+        raise PositionError(msg)
+    cascades = []
+    for column in columns:
+        for code in column:
+            if not isinstance(code, str):
+                kind = _json_type(code)
+                msg = f"invalid board in JSON: {kind} where a card code belongs ({_JSON_HELP})"
+                raise PositionError(msg)
+        try:
+            cascades.append(tuple(parse_card(code) for code in column))
+        except CardError as error:
+            msg = f"invalid board in JSON: {error} ({_JSON_HELP})"
+            raise PositionError(msg) from None
+    return cascades
+
+
+def _json_type(value: object) -> str:
+    """Name a JSON value's type in words: ``a number``, ``a list``, ``null``.
+
+    >>> _json_type(True), _json_type(1.5), _json_type(None), _json_type({})
+    ('true or false', 'a number', 'null', 'an object')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    return "a list" if isinstance(value, list) else "an object"
 
 
 def _deal_rows(cascades: list[tuple[Card, ...]]) -> list[tuple[Card, ...]]:
@@ -88,7 +145,8 @@ def parse_position(text: str) -> Position:
     order, cascade lines may start with ``:``, tens may be written ``T`` or ``10`` and suits as
     symbols, and ``#`` starts a comment line. A deal as the command's ``rows`` (7 rows) or
     ``json`` format prints it is read too. Raises :class:`PositionError` for anything that is
-    not a complete position.
+    not a complete position, at once for text longer than :data:`MAX_POSITION_TEXT`; its
+    message is one line and quotes at most 40 characters of the text.
 
     >>> text = str(Position.from_deal(deal(617)).apply("8a"))
     >>> parse_position(text) == Position.from_deal(deal(617)).apply("8a")
@@ -98,23 +156,26 @@ def parse_position(text: str) -> Position:
     ...
     freecell._rules.PositionError: a position has 8 cascades, 4 free cells and 4 foundations, ...
     """
+    if len(text) > MAX_POSITION_TEXT:
+        msg = f"a position is at most {MAX_POSITION_TEXT:,} characters, not {len(text):,}"
+        raise PositionError(msg)
     foundations = [0, 0, 0, 0]
     freecells: list[Card | None] = [None] * 4
     if text.lstrip().startswith("{"):
         return Position(tuple(_json_cascades(text)), tuple(freecells), tuple(foundations))
     cascades: list[tuple[Card, ...]] = []
     headers = False
-    for raw in text.splitlines():
+    for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         head, colon, rest = line.partition(":")
         if colon and head.strip().lower() == "foundations":
-            _parse_foundations(rest, raw, foundations)
+            _parse_foundations(rest, number, foundations)
             headers = True
             continue
         if colon and head.strip().lower() == "freecells":
-            freecells = _parse_freecells(raw.partition(":")[2], raw)
+            freecells = _parse_freecells(raw.partition(":")[2], number)
             headers = True
             continue
         if colon and head.strip() == "":
@@ -122,7 +183,7 @@ def parse_position(text: str) -> Position:
         try:
             cascades.append(tuple(parse_card(word) for word in line.split()))
         except CardError as error:
-            msg = f"invalid cascade {raw!r}: {error}"
+            msg = f"invalid cascade on line {number}: {error}"
             raise PositionError(msg) from None
     if not headers:
         cascades = _deal_rows(cascades)
