@@ -4,11 +4,12 @@ import io
 import os
 import re
 import subprocess
+import tracemalloc
 
 import pytest
 
 from freecell import MOVE_PATTERN, VALID_DEALS_TEXT, Game, Position, deal, format_deal
-from freecell._cli.replay import move_words, replay_main
+from freecell._cli.replay import move_words, numbered_move_words, replay_main
 from helpers import SOLUTIONS
 
 SOLVED_DEALS = sorted(
@@ -139,10 +140,12 @@ class TestErrors:
         assert "\n".join(lines[2:]) == str(game)
 
     def test_illegal_move_on_stdin_counts_moves_not_lines(self) -> None:
-        """The index counts moves, skipping lines that hold none."""
+        """The index counts moves, skipping lines that hold none; the line is named too."""
         status, _, err = replay("1", stdin="Solution:\n5a 5b\n\n5a\n")
         assert status == 1
-        assert err.startswith("freecell replay: move 3 '5a' is illegal: free cell a holds 6C\n")
+        assert err.startswith(
+            "freecell replay: move 3 '5a' on line 4 is illegal: free cell a holds 6C\n"
+        )
 
     def test_malformed_move(self) -> None:
         """A malformed move exits 1 and is called malformed."""
@@ -154,7 +157,26 @@ class TestErrors:
         """A line with moves on it is all moves: a typo there is reported."""
         status, _, err = replay("1", stdin="5a 5b 5c 5x\n")
         assert status == 1
-        assert "move 4 '5x' is malformed" in err
+        assert "move 4 '5x' on line 1 is malformed" in err
+
+    @pytest.mark.parametrize("bad", ["1z", "9", "a", "h1", "5a5b", "12v", "2a;", "{", "@@"])
+    def test_a_malformed_move_alone_on_its_line_is_not_skipped(self, bad: str) -> None:
+        """`83`, `2a`, then a line holding only a malformed move: status 1, naming line 3."""
+        status, out, err = replay("617", stdin=f"83\n2a\n{bad}\n")
+        assert (status, out) == (1, "")
+        assert err.startswith(f"freecell replay: move 3 {bad!r} on line 3 is malformed: ")
+        assert "position before move 3 (deal 617, 2 moves played):" in err
+
+    @pytest.mark.parametrize("line", ["83\x002a", "\x00", "83 2a\x1b[0m", "This game\x07 is."])
+    def test_a_control_character_damages_its_line(self, line: str) -> None:
+        """A NUL (or any control character) in a line fails with status 1, naming the line."""
+        status, out, err = replay("617", stdin=f"-=-=-=-\n\n{line}\n")
+        assert (status, out) == (1, "")
+        column = next(k for k, char in enumerate(line, start=1) if char < " ")
+        assert err.splitlines()[0] == (
+            f"freecell replay: line 3 of standard input is damaged: it holds the control "
+            f"character U+{ord(line[column - 1]):04X} at column {column}"
+        )
 
     @pytest.mark.parametrize("number", ["0", "abc", "-3", "8589934592", "1.5"])
     def test_bad_deal_number(self, number: str) -> None:
@@ -188,3 +210,63 @@ class TestMoveWords:
     def test_position_lines_are_skipped(self) -> None:
         """Card codes like 8H or 2D are not moves: position lines are skipped."""
         assert list(move_words([": 8H 2D 3C", "Freecells:  6C", "Move: 2d"])) == ["2d"]
+
+    def test_fc_solve_text_and_drawn_positions_are_skipped(self) -> None:
+        """fc-solve's sentences and the positions -sam draws without -p -t give no words."""
+        lines = [
+            "I could not solve this game.", "Iterations count exceeded.", "====================",
+            " 6C                     H-0 C-0 D-0 S-0", "--- --- --- --- ", " --  --  --  -- ",
+            "10D  7D  8H  2C  JH  4S 10H  3S ", "# solved", "617: impossible", "-: unknown",
+            "This scan generated 17 states.", "Total number of states checked is 12.",
+        ]  # fmt: skip
+        assert list(move_words(lines)) == []
+
+    def test_words_carry_their_line_numbers(self) -> None:
+        """numbered_move_words gives each word with its line, counting every line."""
+        lines = ["-=-=-", "", "8a 8b", "This game is solveable.", "1z"]
+        assert list(numbered_move_words(lines)) == [(3, "8a"), (3, "8b"), (5, "1z")]
+
+    def test_real_fc_solve_outputs_replay_to_a_win(self, fc_solve: str) -> None:
+        """Every output of the real fc-solve that holds `-m -snx` moves replays deal 1 to a win."""
+        for options in (["-m", "-snx"], ["-sam", "-m", "-snx"], ["-sam", "-p", "-t", "-m", "-snx"]):
+            text = subprocess.run(
+                [fc_solve, *options, "-"],
+                input=format_deal(deal(1)),
+                capture_output=True,
+                text=True,
+                check=True,
+                timeout=60,
+            ).stdout
+            assert replay("1", stdin=text)[0:2] == (0, WON + "\n# solved\n"), options
+
+    def test_an_unsolved_fc_solve_output_plays_nothing(self, fc_solve: str) -> None:
+        """fc-solve's output for a game it gave up on is all text: the deal comes back as is."""
+        text = subprocess.run(
+            [fc_solve, "-mi", "10", "-m", "-snx", "-"],
+            input=format_deal(deal(1)),
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,
+        ).stdout
+        assert "I could not solve this game." in text
+        assert replay("1", stdin=text) == (0, str(Position.from_deal(deal(1))) + "\n", "")
+
+
+CYCLE = "25 52\n"
+"""Two moves of deal 6 that bring it back where it was: a game as long as one wants."""
+
+
+class TestStreaming:
+    def test_a_long_game_on_stdin_takes_the_memory_of_one_position(self) -> None:
+        """30,000 moves on stdin replay with a peak of well under a megabyte, not one a move."""
+        moves, out, err = io.StringIO(CYCLE * 15_000), io.StringIO(), io.StringIO()
+        tracemalloc.start()
+        try:
+            status = replay_main(["6"], moves, out, err)
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        start = Position.from_deal(deal(6))
+        assert (status, out.getvalue(), err.getvalue()) == (0, f"{start}\n", "")
+        assert peak < 1_000_000

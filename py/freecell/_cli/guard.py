@@ -10,6 +10,8 @@ arguments ends in a traceback:
 * Standard input is read as bytes and decoded strictly: input that is not text in the locale's
   encoding (UTF-8 when the streams are given), or a line longer than 1 MiB, is bad input too,
   status 2. Input that cannot be read at all (a closed descriptor, an I/O error) is status 1.
+  A command that reads the whole input as one text (a position) reads it through
+  :func:`read_limited`, which stops reading past its limit: status 2 again.
 * Standard output that the reader closed (``freecell 1..100000 | head -1``) ends the command
   quietly with status 0, as other Unix tools do. Any other failure to write it (a full disk,
   a closed descriptor, a character its encoding lacks) is one line on stderr and status 1.
@@ -153,6 +155,31 @@ def _discard(stream: IO[Any] | None) -> None:
     finally:
         if devnull != fd:
             os.close(devnull)
+
+
+def read_limited(stdin: TextIO, limit: int, what: str) -> str:
+    r"""Return the rest of standard input, if it holds at most ``limit`` characters.
+
+    Past that it stops reading (``yes | freecell solve -`` ends at once) and the command ends
+    with status 2 and one line saying the input is too long for ``what``.
+
+    >>> import io
+    >>> read_limited(io.StringIO("5a\n5b\n"), 6, "two moves")
+    '5a\n5b\n'
+    >>> read_limited(io.StringIO("5a\n5b\n5c\n"), 6, "two moves")
+    Traceback (most recent call last):
+    ...
+    freecell._cli.guard._Fault: standard input is longer than 6 characters: too long for two moves
+    """
+    parts: list[str] = []
+    total = 0
+    for line in stdin:
+        total += len(line)
+        if total > limit:
+            msg = f"standard input is longer than {limit:,} characters: too long for {what}"
+            raise _Fault(EXIT_BAD_INPUT, msg)
+        parts.append(line)
+    return "".join(parts)
 
 
 class _Input:

@@ -4,11 +4,14 @@
 final position in fc-solve's format, then ``# solved`` (a comment line of the format) when all 52
 cards are home, so that ``freecell solve -`` and fc-solve read the output back. With no MOVE
 arguments the moves come from standard input, which may be the whole output of
-``fc-solve -m -snx``: lines with no move on them are skipped. Moves may be separated by spaces,
-commas or newlines. ``freecell replay - MOVE...`` starts from a position in fc-solve's format
-on standard input instead (what ``freecell N``, ``freecell replay`` and the page's "Copy text"
-print). Exit status: 0 when every move was legal, 1 at the first illegal or
-malformed move (stderr names it and shows the position it met), 2 for a bad command line;
+``fc-solve -m -snx``: lines of text and positions are skipped (see :func:`numbered_move_words`),
+and any other line is moves. Moves may be separated by spaces, commas or newlines; they are read
+and played as a stream, one position in memory, however many there are.
+``freecell replay - MOVE...`` starts from a position in fc-solve's format on standard input
+instead (what ``freecell N``, ``freecell replay`` and the page's "Copy text" print; at most
+:data:`~freecell._fcs.MAX_POSITION_TEXT` characters). Exit status: 0 when every move was legal,
+1 at the first illegal or malformed move or damaged line (stderr names it, and its line on
+standard input, and shows the position it met), 2 for a bad command line;
 :func:`freecell._cli.guard.run_command` adds the streams' own (1 when one fails, 2 for standard
 input that is not text).
 """
@@ -16,16 +19,18 @@ input that is not text).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from typing import Final, TextIO
 
-from freecell._cli.guard import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, quoted
+from freecell._cards import CardError, parse_card
+from freecell._cli.guard import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, quoted, read_limited
 from freecell._cli.options import Answered, Parser, UsageError
-from freecell._deal import VALID_DEALS_TEXT, DealNumberError, parse_deal_number
+from freecell._deal import VALID_DEALS_TEXT, DealNumberError, deal, parse_deal_number
 from freecell._errors import reason
-from freecell._history import Game
+from freecell._fcs import MAX_POSITION_TEXT, parse_position
 from freecell._notation import MOVE_PATTERN, InvalidMoveError
-from freecell._rules import IllegalMoveError, PositionError
+from freecell._rules import IllegalMoveError, Position, PositionError
 
 _PROG: Final = "freecell replay"
 _DESCRIPTION: Final = f"""\
@@ -34,18 +39,20 @@ such as 82vc) from a deal, with no automatic moves, and print the final position
 in fc-solve's format, then `# solved` if all 52 cards are home.
 
 With no MOVE arguments the moves are read from standard input, which may be
-the whole output of `fc-solve -m -snx`: lines without moves are skipped. Moves
-may be separated by spaces, commas or newlines.
+the whole output of `fc-solve -m -snx`: lines of text (This game is solveable.),
+separators and positions are skipped; any other line is moves, and a line that
+is no moves is an error. Moves may be separated by spaces, commas or newlines.
 
 A DEAL is {VALID_DEALS_TEXT} (617, #617, -1), or - for a position in
 fc-solve's format on standard input (what `freecell N` and `freecell replay`
 print); the moves then come from the arguments.
 """
-_EPILOG: Final = """\
+_EPILOG: Final = f"""\
 Exit status: 0 if every move was legal; 1 at the first illegal or malformed
-move, or when standard input cannot be read or the output cannot be written; 2
-for a bad command line or standard input that is not text (in the locale's
-encoding).
+move or damaged line (one holding a control character such as NUL), or when
+standard input cannot be read or the output cannot be written; 2 for a bad
+command line, standard input that is not text (in the locale's encoding), a
+line of it longer than 1 MiB, or a position longer than {MAX_POSITION_TEXT:,} characters.
 """
 
 
@@ -61,18 +68,83 @@ def _parser() -> Parser:
 _SEPARATORS: Final = re.compile(r"[\s,]+")
 _MOVE_LIKE: Final = re.compile(MOVE_PATTERN)  # the notation itself: one syntax in one place
 _MOVE_PREFIX: Final = re.compile(r"^\s*(?:Move|#?-?[0-9]+|-):\s*")  # fc-solve's, solve's labels
+_TEXT_WORD: Final = re.compile(r"[^\W\d_]{3,}[.,:;!?]*")  # a word: no move has 3 letters
+_SEPARATOR_CHARS: Final = frozenset("-=*#:_~. \t\r\n\f\v")  # fc-solve's -=-=- and ====
+_PLACE_WORD: Final = re.compile(r"-+|[CDHS]-(?:[0A2-9TJQK]|10)", re.IGNORECASE)  # --, H-0
 _STDIN: Final = "-"
 SOLVED_LINE: Final = "# solved"
 """The line after a won game's position: a comment in fc-solve's format, which reads past it."""
 
 
-def move_words(lines: Iterable[str]) -> Iterator[str]:
-    """Yield the move words of text such as fc-solve's output, skipping lines with no move.
+class DamagedLineError(ValueError):
+    """A line holds a character no text of moves has: a control character (NUL...)."""
+
+    def __init__(self, line: int, column: int, char: str) -> None:
+        self.line = line
+        self.detail = f"it holds the control character U+{ord(char):04X} at column {column}"
+        super().__init__(f"line {line} is damaged: {self.detail}")
+
+
+def _is_card(word: str) -> bool:
+    try:
+        parse_card(word)
+    except CardError:
+        return False
+    return True
+
+
+def _is_move_line(words: list[str], line: str) -> bool:
+    """Tell whether a line's words are moves, rather than text or a position to skip.
+
+    A line that starts with a word of text (three letters or more: ``This scan generated 17
+    states.``) is text. Else a line is moves when one of its words looks like a move. Else it
+    is skipped when it holds a word of text (``I could not solve this game.``), is a line of a
+    position (``: 8H 2D``, or cards and places as ``fc-solve -sam`` draws them: `` 6C  --
+    H-0``) or a separator (``-=-=-``, ``====``); anything else is moves, to be reported
+    (``1z``).
+    """
+    if _TEXT_WORD.fullmatch(words[0]):
+        return False
+    if any(_MOVE_LIKE.fullmatch(w) for w in words):
+        return True
+    text = line.strip()
+    if any(_TEXT_WORD.fullmatch(w) for w in words) or text.startswith(":"):
+        return False
+    if set(text) <= _SEPARATOR_CHARS:
+        return False
+    return not all(_is_card(w) or _PLACE_WORD.fullmatch(w) for w in words)
+
+
+def numbered_move_words(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    r"""Yield each move word of text such as fc-solve's output with the number of its line.
 
     A line counts as moves when one of its words, split at spaces and commas, looks like a
-    move; then every word is yielded, so a typo is reported rather than skipped. A leading
-    ``Move:`` (as in fc-solve's ``-sam`` output) or a deal's label (``617:``, as ``freecell
-    solve`` prints) is dropped.
+    move, unless it starts as text, or when it is neither text, nor a line of a position, nor a
+    separator (see :func:`_is_move_line`); then every word is yielded, so a typo is reported
+    rather than skipped. A leading ``Move:`` (as in fc-solve's ``-sam`` output) or a deal's label
+    (``617:``, as ``freecell solve`` prints) is dropped. Lines are read one at a time.
+
+    Raises :class:`DamagedLineError` at a line holding a control character (other than
+    spacing), which no text of moves holds.
+
+    >>> list(numbered_move_words(["5a 5b", "This game is solveable.", "1z"]))
+    [(1, '5a'), (1, '5b'), (3, '1z')]
+    >>> list(numbered_move_words(["83\x002a"]))
+    Traceback (most recent call last):
+    ...
+    freecell._cli.replay.DamagedLineError: line 1 is damaged: it holds the control character U+0000 at column 3
+    """  # noqa: E501 - a doctest's output is one line
+    for number, line in enumerate(lines, start=1):
+        for column, char in enumerate(line, start=1):
+            if not char.isprintable() and not char.isspace() and unicodedata.category(char) == "Cc":
+                raise DamagedLineError(number, column, char)
+        words = [w for w in _SEPARATORS.split(_MOVE_PREFIX.sub("", line)) if w]
+        if words and _is_move_line(words, line):
+            yield from ((number, word) for word in words)
+
+
+def move_words(lines: Iterable[str]) -> Iterator[str]:
+    """Yield the move words of text such as fc-solve's output (see :func:`numbered_move_words`).
 
     >>> list(move_words(["-=-=-=-", "5a 5b,5c", "", "This game is solveable.", "Move: 78v5"]))
     ['5a', '5b', '5c', '78v5']
@@ -81,14 +153,11 @@ def move_words(lines: Iterable[str]) -> Iterator[str]:
     >>> list(move_words(["1a 2x"]))
     ['1a', '2x']
     """
-    for line in lines:
-        words = [w for w in _SEPARATORS.split(_MOVE_PREFIX.sub("", line)) if w]
-        if any(_MOVE_LIKE.fullmatch(w) for w in words):
-            yield from words
+    return (word for _, word in numbered_move_words(lines))
 
 
-def _start(text: str | None, stdin: TextIO, parser: Parser) -> tuple[Game, str]:
-    """Return the game to replay and what it is for messages (``deal 617``).
+def _start(text: str | None, stdin: TextIO, parser: Parser) -> tuple[Position, str]:
+    """Return the position to replay from and what it is for messages (``deal 617``).
 
     Raises UsageError when there is no deal or the position on stdin is bad, or DealNumberError.
     """
@@ -97,12 +166,13 @@ def _start(text: str | None, stdin: TextIO, parser: Parser) -> tuple[Game, str]:
         raise UsageError(msg)
     if text != _STDIN:
         number = parse_deal_number(text)
-        return Game.from_deal_number(number), f"deal {number}"
+        return Position.from_deal(deal(number)), f"deal {number}"
     try:
-        return Game.from_text(stdin.read()), "the position on standard input"
+        position = parse_position(read_limited(stdin, MAX_POSITION_TEXT, "a position"))
     except PositionError as error:
         msg = f"invalid position on standard input: {error}"
         raise UsageError(msg) from None
+    return position, "the position on standard input"
 
 
 def replay_main(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
@@ -128,29 +198,44 @@ def replay_main(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) 
     parser = _parser()
     try:
         args = parser.parse(argv)
-        game, what = _start(args.deal, stdin, parser)
+        position, what = _start(args.deal, stdin, parser)
     except Answered as answer:
         stdout.write(answer.text)
         return EXIT_OK
     except (UsageError, DealNumberError) as error:
         stderr.write(f"{_PROG}: {error}\n")
         return EXIT_BAD_INPUT
-    if args.moves or args.deal == _STDIN:
-        words: Iterable[str] = [w for arg in args.moves for w in _SEPARATORS.split(arg) if w]
+    on_stdin = not (args.moves or args.deal == _STDIN)
+    words: Iterable[tuple[int, str]]
+    if on_stdin:
+        words = numbered_move_words(stdin)
     else:
-        words = move_words(stdin)
-    for index, word in enumerate(words, start=1):
-        try:
-            game.push(word)
-        except (IllegalMoveError, InvalidMoveError) as error:
-            fault = "illegal" if isinstance(error, IllegalMoveError) else "malformed"
-            stderr.write(
-                f"{_PROG}: move {index} {quoted(word)} is {fault}: {reason(error)}\n"
-                f"position before move {index} ({what}, {index - 1} moves played):\n"
-                f"{game}\n"
-            )
-            return EXIT_FAILURE
-    stdout.write(f"{game}\n")
-    if game.is_won():
+        words = ((0, w) for arg in args.moves for w in _SEPARATORS.split(arg) if w)
+    index = 0
+    try:
+        # Only the position is kept, not the moves: a million moves take no more memory than one.
+        for index, (line, word) in enumerate(words, start=1):
+            try:
+                position = position.apply(word)
+            except (IllegalMoveError, InvalidMoveError) as error:
+                fault = "illegal" if isinstance(error, IllegalMoveError) else "malformed"
+                where = f" on line {line}" if on_stdin else ""
+                problem = f"move {index} {quoted(word)}{where} is {fault}: {reason(error)}"
+                return _failed(stderr, problem, index, what, position)
+    except DamagedLineError as error:
+        problem = f"line {error.line} of standard input is damaged: {error.detail}"
+        return _failed(stderr, problem, index + 1, what, position)
+    stdout.write(f"{position}\n")
+    if position.is_won():
         stdout.write(f"{SOLVED_LINE}\n")
     return EXIT_OK
+
+
+def _failed(stderr: TextIO, problem: str, index: int, what: str, position: Position) -> int:
+    """Say what stopped the replay and the position it met; return the exit status."""
+    stderr.write(
+        f"{_PROG}: {problem}\n"
+        f"position before move {index} ({what}, {index - 1} moves played):\n"
+        f"{position}\n"
+    )
+    return EXIT_FAILURE
