@@ -12,9 +12,10 @@ from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from hypothesis import strategies as st
 from playwright.sync_api import BrowserContext, Locator, Page, Route, ViewportSize, expect
 
-from freecell import CARD_CODES, Game, Position, deal
+from freecell import CARD_CODES, FORMATS, Game, Position, deal, format_deal
 from freecell._cli.replay import move_words
 
 NO_FC_SOLVE = (
@@ -294,3 +295,60 @@ class Gate:
         for route in self.held:
             route.continue_()
         self.held.clear()
+
+
+# --- fuzzing: text that may be a position, lines that may be moves ------------------------------
+
+_BOARDS = [format_deal(deal(n), fmt) for n in (1, 617, -1) for fmt in FORMATS] + [
+    str(Position.from_deal(deal(617)).apply("8a").apply("8b")),
+]
+_TOKENS = [
+    "AS", "10D", "T♦", "KH", "ZZ", "Foundations:", "Freecells:", "H-5", "S-K", "C-", "-", ":",
+    "#", " ", "    ", "\n", "\r\n", "\t", "{", "}", "[", "]", '"', ",", '"columns"', "NaN", "true",
+    "null", "1e999", "-0", "\x00", "\x1b", "\u2028", "\ufeff", "\udcff", "9" * 50,
+]  # fmt: skip
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5)
+    | st.sampled_from(["AS", "KD", "TH", "10C", "2S"]),
+    lambda inner: st.lists(inner, max_size=9)
+    | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=60,
+)  # fmt: skip
+
+
+@st.composite
+def damaged_boards(draw: st.DrawFn) -> str:
+    """Draw a board of some format with a few pieces cut out, swapped or inserted."""
+    text = draw(st.sampled_from(_BOARDS))
+    for _ in range(draw(st.integers(0, 4))):
+        at = draw(st.integers(0, len(text)))
+        cut = draw(st.integers(0, 6))
+        piece = draw(st.sampled_from(_TOKENS) | st.text(max_size=4))
+        text = text[:at] + piece + text[at + cut :]
+    return text
+
+
+positions = st.one_of(  # for parse_position, `solve -` and `replay -`
+    damaged_boards(),
+    json_values.map(json.dumps),
+    st.dictionaries(st.sampled_from(["columns", "rows", "number"]), json_values).map(json.dumps),
+    st.lists(st.sampled_from(_TOKENS), max_size=40).map("".join),
+    st.text(),
+)
+
+_LINES = [
+    "-=-=-=-=-=-=-=-=-=-=-=-", "", "8a 8b 8c 87 a2 c2 8d 8h 2a 2c ", "This game is solveable.",
+    "Total number of states checked is 2624.", "This scan generated 17 states.", "Move: 5a ",
+    "I could not solve this game.", "====================", ": JD KD 2S 4C 3S 6D 6S",
+    "Foundations: H-0 C-0 D-0 S-0 ", "Freecells:  6C            ", " 6C       H-0 C-0 D-0 S-0",
+    "617: 83 2a 21", "-: unknown", "# solved", "5a", "5b", "1z", "82vc", "36v3", "ah", "h1",
+]  # fmt: skip
+_MOVE_PIECES = ["5a", "5b", "1a", "82vc", "2h", " ", ",", "\x00", "\x1b", "\t", "\r", "zz", "9"]
+
+move_lines = st.lists(  # for the move reader: fc-solve's output, moves, damage
+    st.sampled_from(_LINES)
+    | st.lists(st.sampled_from(_MOVE_PIECES), max_size=8).map("".join)
+    | st.text(max_size=12),
+    max_size=30,
+).map(lambda lines: "".join(line + "\n" for line in lines))

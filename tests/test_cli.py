@@ -12,6 +12,7 @@ import threading
 import time
 from concurrent.futures import Future
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import assume, given, settings
@@ -23,6 +24,7 @@ from freecell._cli import main
 from freecell._cli.solve import _result, _results, _Task
 from freecell._deal import parse_deal_spec
 from freecell._solver import Solution
+from helpers import positions
 
 FREECELL = [sys.executable, "-m", "freecell"]
 UTF8_ENV = {**os.environ, "LC_ALL": "C.UTF-8"}
@@ -594,3 +596,184 @@ class TestSignals:
             _, err = process.communicate(timeout=30)
         assert process.returncode == 1
         one_line(err, "freecell solve", "ended unexpectedly (killed, or out of memory?)")
+
+
+class TestResources:
+    """Every count and every input has a ceiling (issue 41): processes, states, stdin."""
+
+    @pytest.mark.parametrize(
+        ("argv", "deals"),
+        [(["-2..3"], 5), (["-1..2000"], 2001), (["1..2000"], 2000), (["1", "2"], 2), (["7"], 1)],
+    )
+    def test_jobs_never_exceed_the_cores_nor_the_deals(
+        self, monkeypatch: pytest.MonkeyPatch, argv: list[str], deals: int
+    ) -> None:
+        """`--jobs 300` starts one process a core at most, and no more than the deals, -2.. too."""
+        import concurrent.futures  # noqa: PLC0415 - the pool solve imports when it runs
+
+        started: list[int] = []
+        real = concurrent.futures.ProcessPoolExecutor
+
+        def recorded(max_workers: int, **kwargs: Any) -> concurrent.futures.Executor:
+            started.append(max_workers)
+            return real(max_workers, **kwargs)
+
+        class FirstLine(io.StringIO):
+            """Standard output whose reader goes away after the first line (`| head -1`)."""
+
+            def write(self, text: str) -> int:
+                if self.getvalue():
+                    raise BrokenPipeError
+                return super().write(text)
+
+        monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", recorded)
+        out = FirstLine()
+        argv = ["solve", "--max-states", "50", "--jobs", "300", *argv]
+        assert main(argv, stdin=io.BytesIO(), stdout=out, stderr=io.StringIO()) in (0, 3)
+        assert out.getvalue().endswith("\n")
+        expected = min(len(os.sched_getaffinity(0)), deals)
+        assert started == ([] if expected == 1 else [expected])
+
+    def test_a_real_process_starts_no_more_workers_than_cores(self) -> None:
+        """`solve -1..2000 --jobs 300` in a real process has one worker a core, no more."""
+        command = [*FREECELL, "solve", "-1..2000", "--jobs", "300", "--max-states", "20000"]
+        with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+            assert process.stdout is not None
+            assert process.stdout.readline().startswith(b"-1: ")
+            workers = subprocess.run(
+                ["pgrep", "-P", str(process.pid)], capture_output=True, text=True, check=False
+            ).stdout.split()
+            process.terminate()
+            process.communicate(timeout=30)
+        assert 1 <= len(workers) <= len(os.sched_getaffinity(0))
+
+    def test_processes_the_system_refuses_are_one_line_and_status_1(self) -> None:
+        """A fork the system refuses (EAGAIN, as under `ulimit -u`) is one line, status 1."""
+        script = (
+            "import multiprocessing.process, sys\n"
+            "from freecell._cli import main\n"
+            "def refuse(self):\n"
+            "    raise BlockingIOError(11, 'Resource temporarily unavailable')\n"
+            "multiprocessing.process.BaseProcess.start = refuse\n"
+            "sys.exit(main(sys.argv[1:]))\n"
+        )
+        result = subprocess.run(
+            [sys.executable, "-c", script, "solve", "1..20", "--jobs", "2", "--max-states", "50"],
+            capture_output=True,
+            check=False,
+            timeout=60,
+        )
+        assert (result.returncode, result.stdout) == (1, b"")
+        one_line(result.stderr, "freecell solve", "try fewer --jobs)")
+        assert b"cannot start 2 worker processes: Resource temporarily unavailable" in result.stderr
+
+    def test_under_a_real_process_limit(self) -> None:
+        """With RLIMIT_NPROC at 1 (`ulimit -u 1`; as root, for the user nobody) it is the same."""
+        import resource  # noqa: PLC0415 - POSIX only
+
+        root = os.geteuid() == 0
+        python = shutil.which("python3", path="/usr/bin:/bin") if root else sys.executable
+        package = Path(freecell.__file__).parent.parent
+
+        def limited() -> None:
+            if root:
+                os.setgid(65534)
+                os.setuid(65534)
+            resource.setrlimit(resource.RLIMIT_NPROC, (1, 1))
+
+        if python is None:
+            pytest.skip("no Python that the user nobody can run")
+        result = subprocess.run(
+            [python, "-m", "freecell", "solve", "1..20", "--jobs", "2", "--max-states", "50"],
+            capture_output=True,
+            check=False,
+            timeout=60,
+            preexec_fn=limited,
+            env={**UTF8_ENV, "PYTHONPATH": str(package)},
+            cwd="/",
+        )
+        assert (result.returncode, result.stdout) == (1, b""), result.stderr[-500:]
+        one_line(result.stderr, "freecell solve", "try fewer --jobs)")
+
+    def test_max_states_has_a_ceiling(self) -> None:
+        """--max-states past MAX_STATES_CEILING is refused in one line; the ceiling itself runs."""
+        from freecell._solver import MAX_STATES_CEILING  # noqa: PLC0415
+
+        for huge in (str(MAX_STATES_CEILING + 1), "9" * 30, "1" + "0" * 5000):
+            status, out, err = in_process("solve", "1", "--max-states", huge)
+            assert (status, out, err.count("\n")) == (2, "", 1)
+            assert f"from 1 to {MAX_STATES_CEILING:,}, not " in err
+            assert len(err) < 250
+        status, out, _ = in_process("solve", "1", "--max-states", str(MAX_STATES_CEILING))
+        assert (status, out[:3]) == (0, "1: ")
+
+    @pytest.mark.parametrize(
+        ("command", "stdin"),
+        [("solve -", "yes AS"), ("solve -", "yes ''"), ("replay -", "yes AS"),
+         ("replay - 1a", "head -c 200000000 /dev/zero | tr '\\0' '\\n'")],
+    )  # fmt: skip
+    def test_endless_stdin_is_refused_at_once(self, command: str, stdin: str) -> None:
+        """`yes AS | freecell solve -` stops reading past 65,536 characters: status 2 at once."""
+        start = time.monotonic()
+        result = shell(f'{stdin} | "$@" {command}')
+        assert time.monotonic() - start < 20
+        assert result.returncode == 2
+        prog = "freecell " + command.split(maxsplit=1)[0]
+        ending = "standard input is longer than 65,536 characters: too long for a position"
+        one_line(result.stderr, prog, ending)
+
+    @pytest.mark.parametrize(
+        "text",
+        ['{"columns": [[1]]}', '{"columns": [[true]]}', '{"columns": [[["AS"]]]}',
+         '{"columns": NaN}', '[[["AS"]]]', "NaN", "true", '{"columns": ' + "[" * 60_000],
+    )  # fmt: skip
+    @pytest.mark.parametrize("command", ["solve", "replay"])
+    def test_json_of_wrong_types_is_one_line_and_status_2(self, command: str, text: str) -> None:
+        """JSON that is no board, of any type or depth, is status 2 with one line, no traceback."""
+        status, out, err = in_process(command, "-", stdin=text.encode())
+        assert (status, out, err.count("\n")) == (2, "", 1), err[-300:]
+        assert err.startswith(f"freecell {command}: invalid position on standard input: ")
+        assert len(err) < 250
+
+    @pytest.mark.parametrize(
+        "line",
+        ["Foundations: H-" + "9" * 5000, "Freecells: " + "x" * 5000, ": " + "AS " * 3000 + "Q",
+         "\x01\x02\x03" * 2000],
+    )  # fmt: skip
+    def test_a_long_bad_line_is_quoted_short(self, line: str) -> None:
+        """A 5,000-character bad line gives a message of a few hundred characters at most."""
+        board = in_process("617")[1]
+        for command in ("solve", "replay"):
+            status, _, err = in_process(command, "-", stdin=(board + line + "\n").encode())
+            assert (status, err.count("\n")) == (2, 1)
+            assert len(err) < (250 if line.isprintable() else 400), err[:400]
+
+
+class TestPositionFuzz:
+    @settings(max_examples=150, deadline=2000)
+    @given(positions)
+    def test_any_position_on_stdin_is_read_or_refused_in_one_line(self, text: str) -> None:
+        """`solve -` and `replay -` read any text as a position, or refuse it in one short line."""
+        data = text.encode("utf-8", "surrogateescape")
+        for argv in (["solve", "--max-states", "200", "-"], ["replay", "-"]):
+            status, out, err = in_process(*argv, stdin=data)
+            assert status in (0, 2, 3)  # 3: solve's budget ran out
+            if status == 2:
+                assert (out, err.count("\n")) == ("", 1)
+                assert err.startswith(f"freecell {argv[0]}: ")
+                assert len(err) < 600
+            else:
+                assert err == ""
+
+    @pytest.mark.parametrize(
+        "text",
+        ['{"columns": [[1]]}', "[" * 100_000, "Foundations: H-" + "9" * 5000, "\x00" * 5000,
+         "AS\n" * 40_000],
+    )  # fmt: skip
+    def test_a_real_process_too(self, text: str) -> None:
+        """A few of those in a real `python -m freecell` process: one line, status 2, small."""
+        for command in ("solve", "replay"):
+            result = shell(f'"$@" {command} -', stdin=text.encode())
+            assert (result.returncode, result.stdout) == (2, b"")
+            one_line(result.stderr, f"freecell {command}", result.stderr.decode()[-20:-1])
+            assert len(result.stderr) < 600

@@ -1,16 +1,15 @@
 """Reading a position back (parse_position): strict about every format, short in its messages."""
 
-import json
 import time
 import tracemalloc
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
 
-from freecell import FORMATS, Position, deal, format_deal
+from freecell import Position, deal, format_deal
 from freecell._fcs import MAX_POSITION_TEXT, parse_position
 from freecell._rules import PositionError
+from helpers import positions
 
 MESSAGE_LIMIT = 600
 """The longest message a position's error may be: its own words (under 200 characters) and at
@@ -101,47 +100,6 @@ class TestShortMessages:
             "invalid cascade on line 3: invalid card '6S#xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…': "
             "write a rank (A 2-9 T or 10 J Q K) then a suit (C D H S or ♣ ♦ ♥ ♠), e.g. 'TD'"
         )
-
-
-# --- fuzzing ----------------------------------------------------------------------------------
-
-_BOARDS = [format_deal(deal(n), fmt) for n in (1, 617, -1) for fmt in FORMATS] + [
-    str(Position.from_deal(deal(617)).apply("8a").apply("8b")),
-]
-_TOKENS = [
-    "AS", "10D", "T♦", "KH", "ZZ", "Foundations:", "Freecells:", "H-5", "S-K", "C-", "-", ":",
-    "#", " ", "    ", "\n", "\r\n", "\t", "{", "}", "[", "]", '"', ",", '"columns"', "NaN", "true",
-    "null", "1e999", "-0", "\x00", "\x1b", "\u2028", "\ufeff", "\udcff", "9" * 50,
-]  # fmt: skip
-
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=5)
-    | st.sampled_from(["AS", "KD", "TH", "10C", "2S"]),
-    lambda inner: st.lists(inner, max_size=9)
-    | st.dictionaries(st.text(max_size=8), inner, max_size=3),
-    max_leaves=60,
-)  # fmt: skip
-
-
-@st.composite
-def damaged_boards(draw: st.DrawFn) -> str:
-    """Draw a board of some format with a few pieces cut out, swapped or inserted."""
-    text = draw(st.sampled_from(_BOARDS))
-    for _ in range(draw(st.integers(0, 4))):
-        at = draw(st.integers(0, len(text)))
-        cut = draw(st.integers(0, 6))
-        piece = draw(st.sampled_from(_TOKENS) | st.text(max_size=4))
-        text = text[:at] + piece + text[at + cut :]
-    return text
-
-
-positions = st.one_of(
-    damaged_boards(),
-    json_values.map(json.dumps),
-    st.dictionaries(st.sampled_from(["columns", "rows", "number"]), json_values).map(json.dumps),
-    st.lists(st.sampled_from(_TOKENS), max_size=40).map("".join),
-    st.text(),
-)
 
 
 class TestFuzz:

@@ -18,7 +18,7 @@ import re
 import struct
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, islice  # noqa: F401 - islice: a doctest
 from typing import Final, Literal, TypeVar
 
 from freecell._cards import Card, card_unicode, parse_card
@@ -256,11 +256,30 @@ class Deal:
 _INT_DECK: Final = tuple(range(52))
 
 
+@dataclass(frozen=True, slots=True)
+class _SpecialsThenRange:
+    """The deals of a range from -2 or -1: the hard-coded ones, then ``numbers`` (lazy, sized).
+
+    >>> deals = _SpecialsThenRange((-2, -1), range(1, 2**33))
+    >>> len(deals), list(islice(deals, 3))
+    (8589934593, [-2, -1, 1])
+    """
+
+    specials: tuple[int, ...]
+    numbers: range
+
+    def __iter__(self) -> Iterator[int]:
+        return chain(self.specials, self.numbers)
+
+    def __len__(self) -> int:
+        return len(self.specials) + len(self.numbers)
+
+
 def parse_deal_spec(text: str) -> Iterable[int]:
     """Parse one argument: a deal number or an inclusive range ``FIRST..LAST``.
 
     A range holds every deal number from FIRST to LAST, skipping the numbers that name no deal;
-    it is not built in memory. Raises :class:`~freecell.DealNumberError`.
+    it is not built in memory, and ``len()`` counts it. Raises :class:`~freecell.DealNumberError`.
 
     >>> list(parse_deal_spec("-2..2"))
     [-2, -1, 1, 2]
@@ -284,7 +303,7 @@ def parse_deal_spec(text: str) -> Iterable[int]:
     if first > 0:
         return range(first, last + 1)
     specials = tuple(n for n in SPECIAL_DEALS[::-1] if first <= n <= last)
-    return chain(specials, range(1, last + 1))
+    return _SpecialsThenRange(specials, range(1, last + 1))
 
 
 def deal(number: int) -> Deal:

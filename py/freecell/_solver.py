@@ -65,6 +65,10 @@ the whole budget grew a process by 81 to 142 MB in the runs measured. The hardes
 1..32000 stores 206,167.
 """
 
+MAX_STATES_CEILING: Final = 10_000_000
+"""The largest budget the command line takes (``--max-states``): at 140 to 240 bytes a
+position, up to 2.4 GB and a few minutes a deal, per process. Larger asks are refused."""
+
 # --- the compact state ------------------------------------------------------------------------
 #
 # A key is found(4 bytes) + cells (sorted) + _END + cascades (sorted) joined by _SEP. Cards are

@@ -18,6 +18,7 @@ Argparse quotes an argument it refuses whole; each message here is one line and 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 from collections.abc import Callable, Sequence
 from typing import Final, NoReturn
@@ -64,6 +65,42 @@ def positive_float(text: str) -> float:
         value = 0
     if not 0 < value < float("inf"):
         msg = f"write a number of seconds above 0, not {quoted(text)}"
+        raise argparse.ArgumentTypeError(msg)
+    return value
+
+
+def usable_cores() -> int:
+    """Return how many cores this process may run on (its CPU affinity where there is one).
+
+    The ceiling of every count of worker processes: more than one a core only adds memory.
+
+    >>> usable_cores() >= 1
+    True
+    """
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # macOS and Windows have no affinity
+        return os.cpu_count() or 1
+
+
+def states_count(text: str) -> int:
+    """Read ``--max-states``: a whole number from 1 to the ceiling (an argparse ``type``).
+
+    >>> states_count("600000")
+    600000
+    >>> states_count("10000001")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: write a number of states from 1 to 10,000,000, not '10000001'
+    """
+    from freecell._solver import MAX_STATES_CEILING  # noqa: PLC0415 - only solving commands need it
+
+    try:
+        value = int(text) if len(text) <= 20 else 0
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_STATES_CEILING:
+        msg = f"write a number of states from 1 to {MAX_STATES_CEILING:,}, not {quoted(text)}"
         raise argparse.ArgumentTypeError(msg)
     return value
 
@@ -234,13 +271,17 @@ def add_cells_argument(parser: argparse.ArgumentParser, *, retry: bool = False) 
 
 def add_budget_arguments(parser: argparse.ArgumentParser, timeout_help: str) -> None:
     """Add a search's budget per deal: ``--max-states``, and ``--timeout`` with ``timeout_help``."""
-    from freecell._solver import DEFAULT_MAX_STATES  # noqa: PLC0415 - only solving commands need it
+    from freecell._solver import (  # noqa: PLC0415 - only solving commands need it
+        DEFAULT_MAX_STATES,
+        MAX_STATES_CEILING,
+    )
 
     parser.add_argument(
         "--max-states",
-        type=positive_int,
+        type=states_count,
         default=DEFAULT_MAX_STATES,
         metavar="N",
-        help=f"positions a search may store, per deal (default {DEFAULT_MAX_STATES:,})",
+        help=f"positions a search may store, per deal, at most {MAX_STATES_CEILING:,} "
+        f"(about 2.4 GB) (default {DEFAULT_MAX_STATES:,})",
     )
     parser.add_argument("--timeout", type=positive_float, metavar="SECONDS", help=timeout_help)

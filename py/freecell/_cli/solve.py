@@ -4,10 +4,13 @@
 ``617: 83 2a 21 ...`` (every move in standard notation, moves to the foundations included, so
 that ``freecell replay 617`` plays them to a win), ``11982: impossible`` or ``N: unknown``
 when the budget ran out. ``-`` reads a position in fc-solve's format from standard input (what
-the page's "Copy text" copies) and is labelled ``-``. ``--format json`` prints a JSON object a
-line instead. ``--cells K`` plays with K free cells, 0 to 4. Exit status: 0 when every deal
-got an answer, 3 when one is unknown, 2 for a bad command line (one line on stderr, nothing on
-stdout; every argument is checked first).
+the page's "Copy text" copies; at most :data:`~freecell._fcs.MAX_POSITION_TEXT` characters) and
+is labelled ``-``. ``--format json`` prints a JSON object a line instead. ``--cells K`` plays
+with K free cells, 0 to 4. ``--jobs N`` runs up to N processes, never more than the cores
+(:func:`~freecell._cli.options.usable_cores`) nor the deals; ``--max-states`` is at most
+:data:`~freecell._solver.MAX_STATES_CEILING`. Exit status: 0 when every deal got an answer, 3
+when one is unknown, 2 for a bad command line (one line on stderr, nothing on stdout; every
+argument is checked first), 1 when a worker process cannot start or dies.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from freecell._cli.guard import (
     EXIT_UNKNOWN,
     quiet_worker,
     quoted,
+    read_limited,
     signals_noted,
 )
 from freecell._cli.options import (
@@ -38,10 +42,11 @@ from freecell._cli.options import (
     add_budget_arguments,
     add_cells_argument,
     positive_int,
+    usable_cores,
 )
 from freecell._deal import VALID_DEALS_TEXT, DealNumberError, deal, parse_deal_spec
 from freecell._difficulty import difficulty
-from freecell._fcs import parse_position
+from freecell._fcs import MAX_POSITION_TEXT, parse_position
 from freecell._notation import FREECELLS
 from freecell._rules import PositionError
 from freecell._solver import Solution, Solver
@@ -75,8 +80,9 @@ a position in fc-solve's format on standard input. Deal numbers are
 {VALID_DEALS_TEXT}.
 
 Exit status: 0 when every deal was solved or proved impossible, 3 when one is
-unknown, 2 for a bad command line. `freecell solve 617 | cut -d: -f2 | freecell
-replay 617` replays a solution.
+unknown, 2 for a bad command line or a position on stdin longer than {MAX_POSITION_TEXT:,}
+characters, 1 when a worker process cannot start or dies. `freecell solve 617 |
+cut -d: -f2 | freecell replay 617` replays a solution.
 """
 
 
@@ -99,7 +105,8 @@ def _parser() -> Parser:
         type=positive_int,
         default=1,
         metavar="N",
-        help="processes that solve deals side by side; the output keeps its order (default 1)",
+        help="processes that solve deals side by side, at most one a core (here "
+        f"{usable_cores()}) and one a deal; the output keeps its order (default 1)",
     )
     parser.add_argument(
         "deals", nargs="*", metavar="DEAL", help="a deal number, a range, or - for stdin"
@@ -112,6 +119,22 @@ class WorkerDiedError(Exception):
 
     def __str__(self) -> str:
         return "a worker process ended unexpectedly (killed, or out of memory?)"
+
+
+class WorkerStartError(Exception):
+    """A worker process (or the thread that feeds them) could not start: too many processes."""
+
+    def __init__(self, jobs: int, error: Exception) -> None:
+        super().__init__(jobs, error)
+        self.jobs = jobs
+        self.error = error
+
+    def __str__(self) -> str:
+        reason = self.error.strerror if isinstance(self.error, OSError) else None
+        return (
+            f"cannot start {self.jobs} worker processes: {reason or self.error} "
+            "(the system's limit on processes? try fewer --jobs)"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +193,8 @@ def _results(tasks: Iterator[_Task], jobs: int) -> Generator[tuple[_Task, Soluti
 
     Several jobs run in worker processes, with a few deals handed out ahead of the one printed
     next. However the generator ends (done, a closed pipe, Ctrl-C), the workers end at once.
-    Raises :class:`WorkerDiedError` if a worker process is killed from outside.
+    Raises :class:`WorkerDiedError` if a worker process is killed from outside, and
+    :class:`WorkerStartError` if one cannot start (the system's limit on processes).
     """
     if jobs == 1:
         for task in tasks:
@@ -186,6 +210,8 @@ def _results(tasks: Iterator[_Task], jobs: int) -> Generator[tuple[_Task, Soluti
         pending: deque[tuple[_Task, Future[Solution]]] = deque()
         while True:
             # A killed worker breaks the pool: the next submit raises, as the next result does.
+            # The pool starts its processes and its thread in submit: a fork the system refuses
+            # raises an OSError (BlockingIOError) there, a thread a RuntimeError.
             try:
                 while len(pending) < jobs * _AHEAD and (queued := next(tasks, None)) is not None:
                     pending.append((queued, executor.submit(_solve, queued)))
@@ -195,6 +221,8 @@ def _results(tasks: Iterator[_Task], jobs: int) -> Generator[tuple[_Task, Soluti
                 solution = _result(future)
             except BrokenProcessPool:
                 raise WorkerDiedError from None
+            except (OSError, RuntimeError) as error:
+                raise WorkerStartError(jobs, error) from None
             yield task, solution
     finally:
         # Killed, not asked: a worker in the middle of a deal would finish it first, and the
@@ -240,7 +268,7 @@ def _specs(deal_texts: list[str], stdin: TextIO, cells: int) -> list[Iterable[in
     for arg in deal_texts:
         if arg == _STDIN:
             if text is None:
-                text = stdin.read()
+                text = read_limited(stdin, MAX_POSITION_TEXT, "a position")
                 try:
                     position = parse_position(text)
                 except PositionError as error:
@@ -294,9 +322,9 @@ def solve_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextI
         stderr.write(f"{_PROG}: {error}\n")
         return EXIT_BAD_INPUT
     tasks = _tasks(specs, args.max_states, args.timeout, args.cells)
-    # No more processes than deals (a range from -1 or -2 is lazy, of unknown length).
-    sizes = [1 if isinstance(s, str) else len(s) if isinstance(s, Sized) else None for s in specs]
-    jobs = args.jobs if None in sizes else min(args.jobs, sum(filter(None, sizes)))
+    # No more processes than cores, nor than deals (every range is sized, from -2 or -1 too).
+    deals = sum(1 if isinstance(s, str) else len(s) if isinstance(s, Sized) else 1 for s in specs)
+    jobs = min(args.jobs, usable_cores(), deals)
     # A reader that goes away (`freecell solve 1..1000 | head`) ends the command quietly, in
     # the guard around it (freecell._cli.guard.run_command).
     status = EXIT_OK
@@ -306,7 +334,7 @@ def solve_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextI
             stdout.flush()
             if solution.result == "unknown":
                 status = EXIT_UNKNOWN
-    except WorkerDiedError as error:
+    except (WorkerDiedError, WorkerStartError) as error:
         stderr.write(f"{_PROG}: {error}\n")
         return EXIT_FAILURE
     return status
