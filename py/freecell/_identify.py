@@ -16,7 +16,7 @@ rotated by ``t / a``, one big-int rotation, and a few picks' rotations ANDed lea
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Final
 
@@ -30,14 +30,17 @@ _COLUMNS: Final = 8
 _COLUMN_SIZES: Final = (7, 7, 7, 7, 6, 6, 6, 6)
 _LOW: Final = 21  # the seed's bits solved from the even picks: the state's bits 16..20
 _CHECK_EVERY: Final = 256  # candidates between two progress ticks of a search
+_CHUNK: Final = 8192  # low seeds lifted between two progress ticks
 
 
 class LayoutError(CodedError):
     """Raised for cards that make no layout, or no start of one.
 
     ``code`` is ``"layout-empty"``, ``"layout-card-twice"`` (``params``: ``card``),
-    ``"layout-too-long"`` (``count``), ``"layout-not-start"`` or ``"layout-json"``; a word that
-    is no card raises :class:`~freecell.CardError` (``"card-invalid"``).
+    ``"layout-too-long"`` (``count``), ``"layout-card"`` (``text``), ``"layout-not-start"`` or
+    ``"layout-json"``; a word that is no card raises :class:`~freecell.CardError`
+    (``"card-invalid"``). :func:`no_deal` makes the one that says no deal begins so
+    (``"layout-no-deal"``: ``count``, ``max``), for a caller to report.
     """
 
 
@@ -179,6 +182,15 @@ def layout_cards(cards: Deal | Position | str | Iterable[Card | str]) -> tuple[C
     return _check(values)
 
 
+def no_deal(count: int) -> LayoutError:
+    """Return the error that says no deal begins with these ``count`` cards.
+
+    >>> print(no_deal(8))
+    no deal begins with these 8 cards: deals -2, -1 and 1 to 8589934591 were searched
+    """
+    return LayoutError("layout-no-deal", count=count, max=MAX_DEAL)
+
+
 def picks(cards: Iterable[Card]) -> list[int]:
     """Return the shuffle's picks ``rand % n`` (n = 52, 51, ...) that deal these cards first.
 
@@ -199,8 +211,10 @@ def picks(cards: Iterable[Card]) -> list[int]:
 # --- the search --------------------------------------------------------------------------------
 
 
-def _low_seeds(picks: list[int], add: int) -> list[int]:
+def _low_seeds(picks: list[int], add: int) -> Generator[None, None, list[int]]:
     """Return, ascending, every seed modulo 2**21 whose states agree with the even picks' bits.
+
+    A generator: it yields ``None`` between chunks of work, and returns the list.
 
     Pick ``j`` of ``n = 2**a * m`` fixes ``rand mod 2**a``: bits 16..16+a-1 of state ``j``
     (``rand`` minus ``add``). Bit ``16 + i`` of ``A * s + C`` with ``A`` odd flips with the
@@ -215,14 +229,25 @@ def _low_seeds(picks: list[int], add: int) -> list[int]:
             a = (n & -n).bit_length() - 1
             if a > level:
                 constraints.append((_A[j], _C[j], ((pick - add) >> level) & 1))
-        if not constraints:
-            seeds += [s | 1 << bit for s in seeds]
-            continue
-        a0, c0, t0 = constraints[0]
-        seeds = [s | ((((a0 * s + c0) >> bit) & 1) ^ t0) << bit for s in seeds]
-        for a1, c1, t1 in constraints[1:]:
-            seeds = [s for s in seeds if ((a1 * s + c1) >> bit) & 1 == t1]
-    seeds.sort()
+        # Seeds below 2**bit in order give, with the new bit clear then set, two ordered lists.
+        top = 1 << bit
+        clear: list[int] = []
+        set_: list[int] = []
+        for start in range(0, len(seeds), _CHUNK):
+            chunk = seeds[start : start + _CHUNK]
+            if not constraints:
+                clear += chunk
+                set_ += [s | top for s in chunk]
+                yield None
+                continue
+            a0, c0, t0 = constraints[0]
+            chunk = [s | ((((a0 * s + c0) >> bit) & 1) ^ t0) << bit for s in chunk]
+            for a1, c1, t1 in constraints[1:]:
+                chunk = [s for s in chunk if ((a1 * s + c1) >> bit) & 1 == t1]
+            clear += [s for s in chunk if s < top]
+            set_ += [s for s in chunk if s >= top]
+            yield None
+        seeds = clear + set_
     return seeds
 
 
@@ -324,8 +349,7 @@ def search(cards: Iterable[Card]) -> Iterator[int | None]:
     for gen in _GENERATORS:
         key = gen.add % 32
         if key not in lows:
-            lows[key] = _low_seeds(chosen, gen.add)
-            yield None
+            lows[key] = yield from _low_seeds(chosen, gen.add)
         run = _search_dense if len(chosen) <= 2 else _search_sparse
         yield from run(gen, chosen, lows[key])
 

@@ -14,8 +14,7 @@ from freecell._cards import CardError
 from freecell._cli.guard import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK
 from freecell._cli.options import Answered, Parser, UsageError
 from freecell._deal import MAX_DEAL
-from freecell._errors import message
-from freecell._identify import LayoutError, identify, parse_layout
+from freecell._identify import LayoutError, identify, no_deal, parse_layout
 
 _PROG: Final = "freecell find"
 _STDIN: Final = "-"
@@ -101,8 +100,6 @@ def find_main(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) ->
         stdout.flush()
         found += 1
     if not found:
-        stderr.write(
-            f"{_PROG}: {message('layout-no-deal', {'count': len(cards), 'max': MAX_DEAL})}\n"
-        )
+        stderr.write(f"{_PROG}: {no_deal(len(cards))}\n")
         return EXIT_FAILURE
     return EXIT_OK

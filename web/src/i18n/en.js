@@ -253,5 +253,17 @@ export default {
   "error.layout-no-deal": {
     "one": "No deal begins with this card: deals -2, -1 and 1 to {max} were searched.",
     "other": "No deal begins with these {count} cards: deals -2, -1 and 1 to {max} were searched."
-  }
+  },
+  "action.find": "Find a deal",
+  "action.find.title": "Find a deal's number from its cards",
+  "find.title": "Find a deal",
+  "find.label": "The deal's first cards, row by row, left to right, or its whole layout:",
+  "find.hint": "A card is its rank (A, 2–9, T or 10, J, Q, K) and its suit (C, D, H, S or ♣ ♦ ♥ ♠): JD, 10♦, jd. A board copied as text works too. The first 8 cards are nearly always enough.",
+  "find.go": "Find",
+  "find.searching": "Searching all 8,589,934,593 deals…",
+  "find.several": {
+    "one": "{count} deal begins with these cards:",
+    "other": "{count} deals begin with these cards:"
+  },
+  "find.more": "More than {count} deals begin with these cards; the first {count} are below. Type more cards to find yours."
 };

@@ -249,5 +249,17 @@ export default {
   "error.layout-no-deal": {
     "one": "Ninguna partida empieza con esta carta: se buscaron las partidas -2, -1 y 1 a {max}.",
     "other": "Ninguna partida empieza con estas {count} cartas: se buscaron las partidas -2, -1 y 1 a {max}."
-  }
+  },
+  "action.find": "Buscar una partida",
+  "action.find.title": "Buscar el número de una partida por sus cartas",
+  "find.title": "Buscar una partida",
+  "find.label": "Las primeras cartas de la partida, fila a fila, de izquierda a derecha, o la mesa entera:",
+  "find.hint": "Una carta es su valor (A, 2–9, T o 10, J, Q, K) y su palo (C, D, H, S o ♣ ♦ ♥ ♠): JD, 10♦, jd. También sirve una mesa copiada como texto. Las primeras 8 cartas casi siempre bastan.",
+  "find.go": "Buscar",
+  "find.searching": "Buscando entre las 8.589.934.593 partidas…",
+  "find.several": {
+    "one": "{count} partida empieza con estas cartas:",
+    "other": "{count} partidas empiezan con estas cartas:"
+  },
+  "find.more": "Más de {count} partidas empiezan con estas cartas; abajo están las primeras {count}. Escribe más cartas para encontrar la tuya."
 };

@@ -249,5 +249,17 @@ export default {
   "error.layout-no-deal": {
     "one": "Nessuna partita inizia con questa carta: cercate le partite -2, -1 e da 1 a {max}.",
     "other": "Nessuna partita inizia con queste {count} carte: cercate le partite -2, -1 e da 1 a {max}."
-  }
+  },
+  "action.find": "Trova una partita",
+  "action.find.title": "Trova il numero di una partita dalle sue carte",
+  "find.title": "Trova una partita",
+  "find.label": "Le prime carte della partita, riga per riga, da sinistra a destra, o l'intera disposizione:",
+  "find.hint": "Una carta è il suo valore (A, 2–9, T o 10, J, Q, K) e il suo seme (C, D, H, S o ♣ ♦ ♥ ♠): JD, 10♦, jd. Va bene anche una disposizione copiata come testo. Le prime 8 carte bastano quasi sempre.",
+  "find.go": "Trova",
+  "find.searching": "Ricerca fra tutte le 8.589.934.593 partite…",
+  "find.several": {
+    "one": "{count} partita inizia con queste carte:",
+    "other": "{count} partite iniziano con queste carte:"
+  },
+  "find.more": "Più di {count} partite iniziano con queste carte; qui sotto le prime {count}. Scrivi altre carte per trovare la tua."
 };

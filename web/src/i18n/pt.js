@@ -249,5 +249,17 @@ export default {
   "error.layout-no-deal": {
     "one": "Nenhum jogo começa com esta carta: foram procurados os jogos -2, -1 e 1 a {max}.",
     "other": "Nenhum jogo começa com estas {count} cartas: foram procurados os jogos -2, -1 e 1 a {max}."
-  }
+  },
+  "action.find": "Encontrar um jogo",
+  "action.find.title": "Encontrar o número de um jogo pelas suas cartas",
+  "find.title": "Encontrar um jogo",
+  "find.label": "As primeiras cartas do jogo, fila por fila, da esquerda para a direita, ou a mesa inteira:",
+  "find.hint": "Uma carta é o seu valor (A, 2–9, T ou 10, J, Q, K) e o seu naipe (C, D, H, S ou ♣ ♦ ♥ ♠): JD, 10♦, jd. Uma mesa copiada como texto também serve. As primeiras 8 cartas quase sempre bastam.",
+  "find.go": "Encontrar",
+  "find.searching": "Procurando entre todos os 8.589.934.593 jogos…",
+  "find.several": {
+    "one": "{count} jogo começa com estas cartas:",
+    "other": "{count} jogos começam com estas cartas:"
+  },
+  "find.more": "Mais de {count} jogos começam com estas cartas; os primeiros {count} estão abaixo. Digite mais cartas para encontrar o seu."
 };

@@ -240,5 +240,16 @@ export default {
   "error.layout-json": "這個 JSON 沒有牌局：請寫一個含有牌局各列或各行的物件。",
   "error.layout-no-deal": {
     "other": "沒有任何牌局以這 {count} 張牌開頭：已搜尋牌局 -2、-1 和 1 到 {max}。"
-  }
+  },
+  "action.find": "尋找牌局",
+  "action.find.title": "從牌找出牌局編號",
+  "find.title": "尋找牌局",
+  "find.label": "牌局最前面的幾張牌，逐列由左到右，或整個牌局：",
+  "find.hint": "一張牌是點數（A、2–9、T 或 10、J、Q、K）加花色（C、D、H、S 或 ♣ ♦ ♥ ♠）：JD、10♦、jd。複製成文字的牌局也可以。前 8 張牌幾乎總是足夠。",
+  "find.go": "尋找",
+  "find.searching": "正在搜尋全部 8,589,934,593 個牌局…",
+  "find.several": {
+    "other": "有 {count} 個牌局以這些牌開頭："
+  },
+  "find.more": "以這些牌開頭的牌局超過 {count} 個；下面是前 {count} 個。多輸入幾張牌以找到你的牌局。"
 };
