@@ -78,6 +78,18 @@ calls = [
     ("think", (60,)),
     ("random_deal", ("3", "seed")),
     ("random_deal", ("x" * 50, "seed")),
+    ("identify", ("jd 2d 9♥ jc 5d 7h 7c 5h",)),
+    ("think", (60,)),
+    ("identify", ("JD 2D 9H JC 5D 7H 7C 5H",)),  # found: the same numbers as CPython's
+    ("identify", ("JD",)),
+    ("think", (60,)),
+    ("identify", ("JD",)),  # the first of millions, and "more"
+    ("identify", ("7D AD 5C 3S 5S",)),
+    ("identify_stop", ()),
+    ("think", (0.001,)),
+    ("identify", ("JD 2D JD",)),
+    ("identify", ("JD 1D",)),
+    ("identify", ("Foundations: H-A",)),
 ]
 for name, args in calls:
     reply = getattr(session, name)(*args)

@@ -465,6 +465,7 @@ SIGNALLED = {
     "solve": ["solve", "1..100000"],
     "solve-jobs": ["solve", "1..100000", "--jobs", "2"],
     "replay": ["replay", "617"],
+    "find": ["find", "JD"],
 }
 
 
@@ -483,6 +484,8 @@ class TestSignals:
             ("solve-jobs", signal.SIGTERM, True, 143),
             ("replay", signal.SIGINT, True, 130),
             ("replay", signal.SIGTERM, False, 143),
+            ("find", signal.SIGINT, True, 130),
+            ("find", signal.SIGTERM, False, 143),
         ],
     )
     def test_a_signal_ends_the_command_cleanly(
@@ -516,6 +519,8 @@ class TestSignals:
         assert out == b"" or out.endswith(b"\n")
         if command == "dealer":
             assert all(json.loads(line)["number"] for line in out.splitlines())
+        elif command == "find":  # each line whole: a deal that begins with the card
+            assert all(deal(int(n)).cards[0] == freecell.parse_card("JD") for n in out.split())
         elif command.startswith("solve"):
             for line in out.decode().splitlines():  # each line whole: a solution that wins
                 number, moves = line.split(": ")
@@ -777,3 +782,81 @@ class TestPositionFuzz:
             assert (result.returncode, result.stdout) == (2, b"")
             one_line(result.stderr, f"freecell {command}", result.stderr.decode()[-20:-1])
             assert len(result.stderr) < 600
+
+
+class TestFind:
+    """`freecell find`: a deal's number from its layout, or the first cards of it."""
+
+    def test_the_task_s_first_row(self) -> None:
+        """The first row of deal 1, one card an argument, prints 1 and exits 0."""
+        assert in_process("find", *["JD", "2D", "9H", "JC", "5D", "7H", "7C", "5H"]) == (
+            0,
+            "1\n",
+            "",
+        )
+
+    def test_cards_in_one_argument_and_any_case(self) -> None:
+        """Cards may come in one argument, in lower case, with 10 and suit symbols."""
+        assert in_process("find", "7d ad 5♣ 3s 5s 8c 2d ah 10♦") == (0, "617\n", "")
+
+    @pytest.mark.parametrize("fmt", freecell.FORMATS)
+    def test_a_layout_on_stdin_in_every_format(self, fmt: str) -> None:
+        """`find -` reads each format the dealer prints."""
+        board = format_deal(deal(2**32 + 4321), fmt)  # type: ignore[arg-type]
+        assert in_process("find", "-", stdin=board.encode()) == (0, f"{2**32 + 4321}\n", "")
+
+    def test_fc_solve_position_on_stdin(self) -> None:
+        """`find -` reads fc-solve's position text, headers and ':' included."""
+        position = str(freecell.Position.from_deal(deal(-2))).encode()
+        assert in_process("find", "-", stdin=position) == (0, "-2\n", "")
+
+    def test_several_deals_a_line_each_and_a_limit(self) -> None:
+        """Five cards begin a few dozen deals, a line each, ascending; --limit cuts them."""
+        cards = [freecell.card_code(c) for c in deal(617).cards[:5]]
+        status, out, _ = in_process("find", *cards)
+        numbers = [int(line) for line in out.splitlines()]
+        assert status == 0
+        assert 617 in numbers
+        assert len(numbers) > 10
+        assert numbers == sorted(numbers)
+        assert in_process("find", "--limit", "3", *cards)[1].splitlines() == out.splitlines()[:3]
+
+    def test_no_deal_is_status_1_with_one_line(self) -> None:
+        """A layout with two cards swapped is no deal's: status 1, one line, nothing printed."""
+        cards = [freecell.card_code(c) for c in deal(617).cards]
+        cards[1], cards[6] = cards[6], cards[1]
+        status, out, err = in_process("find", *cards)
+        assert (status, out) == (1, "")
+        one_line(err.encode(), "freecell find", "were searched")
+        assert "no deal begins with these 52 cards" in err
+
+    @pytest.mark.parametrize(
+        ("args", "stdin", "says"),
+        [
+            ([], "", "give the layout's cards"),
+            (["JD", "XX"], "", "invalid card 'XX': write a rank"),
+            (["JD", "2D", "jd"], "", "JD is there twice"),
+            ([*freecell.CARD_CODES, "AC"], "", "53 cards; a layout holds at most 52"),
+            (["-"], "Foundations: H-A C-0 D-0 S-0\n: JD 2D", "not a deal's start"),
+            (["-"], '{"rows": 3}', "invalid layout in JSON"),
+            (["-"], "", "no cards: write a layout's first cards"),
+            (["-", "JD"], "", "not both"),
+            (["--limit", "0", "JD"], "", "invalid --limit 0"),
+        ],
+    )
+    def test_bad_input_is_status_2_with_what_is_valid(
+        self, args: list[str], stdin: str, says: str
+    ) -> None:
+        """Bad input: status 2, one line on stderr that says what is valid, nothing printed."""
+        status, out, err = in_process("find", *args, stdin=stdin.encode())
+        assert (status, out) == (2, "")
+        assert says in err
+        assert err.startswith("freecell find: ")
+        assert err.count("\n") == 1
+
+    def test_help(self) -> None:
+        """`find -h` tells the formats and the exit statuses."""
+        status, out, _ = in_process("find", "-h")
+        assert status == 0
+        assert "fcs, rows, unicode, json" in out
+        assert "1 no deal begins with the cards" in out

@@ -697,3 +697,77 @@ class TestGrade:
         """A deal the search does not solve has no grade."""
         session.new_game("11982")
         assert answered(session, "grade")["difficulty"] is None
+
+
+def identified(session: Session, text: str) -> dict[str, Any]:
+    """Ask identify, thinking until its search ends, and return the answer."""
+    while (answer := reply(session.identify(text))).get("pending"):
+        while session.think(0.005) == "thinking":
+            pass
+    return answer
+
+
+class TestIdentify:
+    """identify: the deals whose layout begins with cards the player typed or pasted."""
+
+    def test_a_first_row_finds_its_deal(self, session: Session) -> None:
+        """A first row of 8 cards, typed in lower case, finds its one deal."""
+        row = " ".join(CARD_CODES[c] for c in deal(2**32 + 617).cards[:8]).lower()
+        answer = identified(session, row)
+        assert answer == {"ok": True, "numbers": [2**32 + 617], "more": False, "count": 8,
+                          "max": MAX_DEAL}  # fmt: skip
+
+    def test_a_pasted_board_finds_its_deal(self, session: Session) -> None:
+        """fc-solve's text of a deal, as the dealer prints it, finds it."""
+        assert identified(session, format_deal(deal(-1)))["numbers"] == [-1]
+
+    def test_a_short_beginning_lists_the_first_deals_and_says_more(self, session: Session) -> None:
+        """Two cards begin millions of deals: the first FIND_MOST, and more."""
+        answer = identified(session, "JD 2D")
+        assert answer["more"] is True
+        assert len(answer["numbers"]) == web.FIND_MOST
+        assert all(deal(n).cards[:2] == deal(1).cards[:2] for n in answer["numbers"])
+
+    def test_no_deal(self, session: Session) -> None:
+        """Two cards of a row swapped: no deal, with the count of cards read."""
+        cards = [CARD_CODES[c] for c in deal(617).cards[:8]]
+        cards[0], cards[5] = cards[5], cards[0]
+        answer = identified(session, " ".join(cards))
+        assert (answer["numbers"], answer["count"], answer["more"]) == ([], 8, False)
+
+    @pytest.mark.parametrize(
+        ("text", "code"),
+        [("", "layout-empty"), ("JD 2D jd", "layout-card-twice"), ("JD 1D", "card-invalid"),
+         ("Freecells: JD", "layout-not-start"), (" ".join(CARD_CODES) + " AC", "layout-too-long")],
+    )  # fmt: skip
+    def test_bad_text_is_refused_with_its_code(
+        self, session: Session, text: str, code: str
+    ) -> None:
+        """Text that is no layout is refused at once, as data, with no search started."""
+        answer = reply(session.identify(text))
+        assert (answer["ok"], answer["code"]) == (False, code)
+        assert session.think(0.001) == "idle"
+
+    def test_a_new_text_replaces_the_search_and_stop_ends_it(self, session: Session) -> None:
+        """A newer identify replaces the running search; identify_stop leaves nothing to do."""
+        assert reply(session.identify("JD 2D 9H JC"))["pending"] is True
+        assert reply(session.identify("7D AD 5C 3S 5S 8C 2D AH"))["pending"] is True
+        while session.think(0.005) == "thinking":
+            pass
+        assert reply(session.identify("7D AD 5C 3S 5S 8C 2D AH"))["numbers"] == [617]
+        assert reply(session.identify("JD 2D 9H JC"))["pending"] is True
+        assert reply(session.identify_stop()) == {"ok": True}
+        assert session.think(0.005) == "idle"
+
+    def test_it_takes_turns_with_the_game_s_search(self, session: Session) -> None:
+        """With a hint's search running, identify's slices alternate with it and both end."""
+        session.new_game("617")
+        assert reply(session.hint())["pending"] is True
+        assert reply(session.identify("JD 2D 9H JC 5D 7H 7C 5H"))["pending"] is True
+        done = 0
+        while done < 2:
+            state = session.think(0.005)
+            done += state == "done"
+            assert state != "idle"
+        assert reply(session.identify("JD 2D 9H JC 5D 7H 7C 5H"))["numbers"] == [1]
+        assert "moves" in reply(session.hint())

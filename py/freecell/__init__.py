@@ -63,6 +63,7 @@ from freecell._difficulty import DIFFICULTY_GRADES, DIFFICULTY_THRESHOLDS, diffi
 from freecell._errors import ERROR_CODES, CodedError
 from freecell._fcs import parse_position
 from freecell._history import Game, HistoryError, Snapshot
+from freecell._identify import LayoutError, identify, parse_layout
 from freecell._names import CARD_CODES
 from freecell._notation import (
     CASCADES,
@@ -125,6 +126,7 @@ __all__ = [
     "HistoryError",
     "IllegalMoveError",
     "InvalidMoveError",
+    "LayoutError",
     "Move",
     "Place",
     "Position",
@@ -156,11 +158,13 @@ __all__ = [
     "find_deal",
     "format_boards",
     "format_deal",
+    "identify",
     "make_card",
     "parse_card",
     "parse_date",
     "parse_deal_number",
     "parse_grade",
+    "parse_layout",
     "parse_position",
     "solve",
 ]

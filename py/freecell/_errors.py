@@ -38,6 +38,21 @@ MESSAGES: Final[Mapping[str, str]] = {
     "deal-missing": "no deal {number}: a deal number is " + VALID_DEALS,
     "deal-range": "invalid range {text!r}: the first deal must not come after the last",
     "deal-range-syntax": "invalid range {text!r}: write FIRST..LAST, each " + VALID_DEALS,
+    # a layout, or its first cards, whose deal is looked for (freecell._identify)
+    "layout-empty": (
+        "no cards: write a layout's first cards row by row, left to right, e.g. 'JD 2D 9H JC'"
+    ),
+    "layout-card-twice": "invalid layout: {card} is there twice; a layout holds each card once",
+    "layout-too-long": "invalid layout: {count} cards; a layout holds at most 52 cards",
+    "layout-card": "invalid card {text}: a card is an int from 0 to 51 or a code such as 'TD'",
+    "layout-not-start": (
+        "not a deal's start: no card in the free cells or foundations, and 8 columns of "
+        "7 7 7 7 6 6 6 6 cards (or their first cards, row by row)"
+    ),
+    "layout-json": "invalid layout in JSON: write one object with the deal's rows or columns",
+    "layout-no-deal": (
+        "no deal begins with these {count:card}: deals -2, -1 and 1 to {max} were searched"
+    ),
     # a daily deal's date and a grade (freecell._daily)
     "date-invalid": "invalid date {text!r}: write a date YYYY-MM-DD, such as 2026-11-30",
     "grade-invalid": "invalid grade {text!r}: a grade is a whole number from {min} to {max}",

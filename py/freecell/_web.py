@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import json
+import time
 from collections.abc import Callable
 from typing import Any, Concatenate, Final, ParamSpec, TypeGuard
 
@@ -32,6 +33,7 @@ from freecell._deal import MAX_DEAL, DealNumberError, deal, format_deal, parse_d
 from freecell._difficulty import difficulty
 from freecell._errors import ERROR_CODES, CodedError, message, shorten
 from freecell._history import Game, HistoryError, Snapshot
+from freecell._identify import parse_layout, search
 from freecell._min_cells import MIN_CELLS_DEALS, MIN_CELLS_FILE, MinCells, parse_min_cells
 from freecell._names import CARD_CODES, SUIT_SYMBOLS
 from freecell._notation import CASCADES, Move
@@ -40,12 +42,14 @@ from freecell._solver import Solution, Solver
 
 _P = ParamSpec("_P")
 
-__all__ = ["ERROR_CODES", "MAX_LINK_MOVES", "Session", "warm_up"]
+__all__ = ["ERROR_CODES", "FIND_MOST", "MAX_LINK_MOVES", "Session", "warm_up"]
 
 MAX_LINK_MOVES: Final = 5000
 """The most moves :meth:`Session.new_game` replays from a link; more is surely not a game."""
 SEARCH_SECONDS: Final = 60.0
 """How long the page's solver may work on one position before it says it found nothing."""
+FIND_MOST: Final = 20
+"""The most deal numbers :meth:`Session.identify` lists; a reply with more says ``"more"``."""
 _KNOWN_MOST: Final = 20_000  # positions whose answer a session remembers before forgetting all
 
 _FACES: Final = {
@@ -172,6 +176,30 @@ class _History:
             game.undo()
 
 
+class _Identifying:
+    """The search for the deals that begin with some cards, a slice at a time."""
+
+    def __init__(self, cards: tuple[int, ...]) -> None:
+        self.cards = cards
+        self.numbers: list[int] = []
+        self.more = False
+        self._steps = search(cards)
+
+    def step(self, max_seconds: float) -> bool:
+        """Search for about ``max_seconds``; return whether the search is over."""
+        deadline = time.perf_counter() + max_seconds
+        for value in self._steps:
+            if value is None:
+                if time.perf_counter() >= deadline:
+                    return False
+            elif len(self.numbers) == FIND_MOST:
+                self.more = True
+                return True
+            else:
+                self.numbers.append(value)
+        return True
+
+
 def _with_game(
     request: Callable[Concatenate[Session, Game, _P], str],
 ) -> Callable[Concatenate[Session, _P], str]:
@@ -217,6 +245,10 @@ class Session:
         self._found: dict[tuple[str, int], int] = {}  # (seed, grade) -> the deal found
         self._turn = 0  # whose slice think() gives next when both searches run
         self._min_cells: dict[int, MinCells] | None = None  # the site's table, once read
+        # The search for the deals that begin with a layout's cards (identify): the latest
+        # asked for replaces it, identify_stop ends it; what it found, by the cards.
+        self._identifying: _Identifying | None = None
+        self._identified: dict[tuple[int, ...], tuple[list[int], bool]] = {}
 
     def _reply(self, game: Game, **fields: Any) -> str:
         return _json({"ok": True, **fields, "game": game.snapshot()})
@@ -667,28 +699,87 @@ class Session:
             self._finder = DealFinder(seed, grade)
         return _json({"ok": True, "pending": True})
 
+    def identify(self, text: str) -> str:
+        """Find the deals whose layout begins with the cards of ``text``, as ``identify`` does.
+
+        ``text`` is what :func:`freecell.parse_layout` reads: cards typed row by row, any board
+        the dealer prints, fc-solve's text. The answer: ``"numbers"``, ascending, at most
+        :data:`FIND_MOST` of them, ``"more"`` (whether there are more), ``"count"`` (the cards
+        read) and ``"max"`` (the last deal searched); or, while the search runs, ``"pending":
+        true``: call :meth:`think` until ``"done"``, then ask again. A newer text replaces the
+        search. Text that is no layout's beginning is refused (``"layout-*"``, ``"card-invalid"``).
+
+        >>> session = Session()
+        >>> while json.loads(session.identify("jd 2d 9h jc 5d 7h 7c 5h")).get("pending"):
+        ...     while session.think(0.005) == "thinking":
+        ...         pass
+        >>> json.loads(session.identify("JD 2D 9H JC 5D 7H 7C 5H"))["numbers"]
+        [1]
+        >>> json.loads(session.identify("JD 2D JD"))["code"]
+        'layout-card-twice'
+        """
+        try:
+            cards = parse_layout(str(text))
+        except CodedError as error:
+            return _json(_refusal(error))
+        found = self._identified.get(cards)
+        if found is not None:
+            numbers, more = found
+            fields = {"numbers": numbers, "more": more, "count": len(cards), "max": MAX_DEAL}
+            return _json({"ok": True, **fields})
+        if self._identifying is None or self._identifying.cards != cards:
+            self._identifying = _Identifying(cards)
+        return _json({"ok": True, "pending": True})
+
+    def identify_stop(self) -> str:
+        """End the search of :meth:`identify` (the page's Escape); what it found is dropped.
+
+        >>> json.loads(Session().identify_stop())
+        {'ok': True}
+        """
+        self._identifying = None
+        return _json({"ok": True})
+
     def think(self, max_seconds: float = 0.005) -> str:
         """Work on the session's searches for about ``max_seconds``.
 
-        There are two: the search of a position of the game (:meth:`hint`, :meth:`check`,
-        :meth:`grade`), dropped once the game has moved on, and the search for a deal
+        There are three: the search of a position of the game (:meth:`hint`, :meth:`check`,
+        :meth:`grade`), dropped once the game has moved on; the search for a deal
         (:meth:`daily`, :meth:`random_deal`), which goes on while the game changes and ends
-        when a deal is opened. With both, the slices alternate. Returns ``"thinking"`` (call
-        again), ``"done"`` (a search ended: the requests waiting for one now answer, or start
-        their next search) or ``"idle"``: nothing left to search.
+        when a deal is opened; and the search for a layout's deals (:meth:`identify`). With
+        several, the slices take turns. Returns ``"thinking"`` (call again), ``"done"`` (a
+        search ended: the requests waiting for one now answer, or start their next search) or
+        ``"idle"``: nothing left to search.
         """
+        turns: list[Callable[[float], str]] = []
+        if self._finder is not None:
+            turns.append(functools.partial(self._think_finder, self._finder))
+        if self._identifying is not None:
+            turns.append(functools.partial(self._think_identify, self._identifying))
         game_search = self._game_search()
-        if self._finder is not None and (game_search is None or self._turn % 2 == 0):
-            self._turn += 1
-            return self._think_finder(self._finder, max_seconds)
-        self._turn += 1
-        if game_search is None:
+        if game_search is not None:
+            turns.append(functools.partial(self._think_game, game_search))
+        if not turns:
             return "idle"
+        turn = turns[self._turn % len(turns)]
+        self._turn += 1
+        return turn(max_seconds)
+
+    def _think_game(self, game_search: Solver, max_seconds: float) -> str:
         solution = game_search.step(max_seconds)
         if solution is None:
             return "thinking"
         self._search = None
         self._learn(game_search.position, solution)
+        return "done"
+
+    def _think_identify(self, identifying: _Identifying, max_seconds: float) -> str:
+        if not identifying.step(max_seconds):
+            return "thinking"
+        self._identifying = None
+        if len(self._identified) > _KNOWN_MOST // 1000:
+            self._identified.clear()
+        self._identified[identifying.cards] = (identifying.numbers, identifying.more)
         return "done"
 
     def _game_search(self) -> Solver | None:
@@ -777,6 +868,10 @@ def warm_up(number: int, search_seconds: float = 0.001) -> None:
     session.random_deal("1", "warm up")
     session.random_deal("0", "warm up")
     session.think(search_seconds)
+    session.identify("JD 2D 9H JC 5D 7H 7C 5H")
+    session.think(search_seconds)
+    session.identify("JD 2D JD")
+    session.identify_stop()
     for source in CASCADES:
         session.targets(source)
     session.play_card(CARD_CODES[0])

@@ -4,9 +4,9 @@
 :func:`freecell._cli.guard.run_command`, which turns every fault of the streams into an exit
 status and one line on stderr. A command is a function ``NAME_main(argv, stdin, stdout,
 stderr) -> int`` in a module of its own: the deals (:mod:`freecell._cli.dealer`),
-:mod:`~freecell._cli.replay`, :mod:`~freecell._cli.solve` and :mod:`~freecell._cli.daily`,
-each reading its line with :mod:`freecell._cli.options`. A subcommand's module is imported
-only when it runs.
+:mod:`~freecell._cli.replay`, :mod:`~freecell._cli.solve`, :mod:`~freecell._cli.daily` and
+:mod:`~freecell._cli.find`, each reading its line with :mod:`freecell._cli.options`. A
+subcommand's module is imported only when it runs.
 """
 
 from __future__ import annotations
@@ -31,6 +31,10 @@ def _subcommand(name: str) -> Command | None:
         from freecell._cli.daily import daily_main  # noqa: PLC0415 - only this command needs it
 
         return daily_main
+    if name == "find":
+        from freecell._cli.find import find_main  # noqa: PLC0415 - only this command needs it
+
+        return find_main
     if name == "replay":
         from freecell._cli.replay import replay_main  # noqa: PLC0415 - only this command needs it
 

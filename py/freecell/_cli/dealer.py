@@ -41,8 +41,9 @@ _FORMAT_HELP: Final = (
 _EPILOG: Final = f"""\
 `{_PROG} replay N MOVE...` replays moves from deal N, `{_PROG} solve DEAL...`
 solves deals, `{_PROG} analyze DEAL... --out DIR` solves ranges on a Dask cluster
-into Parquet files, `{_PROG} daily [DATE]` prints the daily deal: see
-`{_PROG} replay -h`, `{_PROG} solve -h`, `{_PROG} analyze -h`, `{_PROG} daily -h`.
+into Parquet files, `{_PROG} daily [DATE]` prints the daily deal, `{_PROG} find
+CARD...` finds a deal's number from its layout: see `{_PROG} replay -h`,
+`{_PROG} solve -h`, `{_PROG} analyze -h`, `{_PROG} daily -h`, `{_PROG} find -h`.
 
 Exit status: 0 done; 1 when the output cannot be written (a full disk, a closed
 descriptor), while a reader that stops early (`{_PROG} 1..100000 | head`) ends

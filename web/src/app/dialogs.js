@@ -1,4 +1,4 @@
-// The page's windows: help and statistics as modal <dialog>s (focus moves in, Esc and the close
+// The page's windows: help, statistics and Find a deal (find.js) as modal <dialog>s (focus moves in, Esc and the close
 // button close them, focus goes back), and the "⋯" menu of the narrow bar.
 import { formatNumber, formatPercent } from "./i18n.js";
 
@@ -15,7 +15,7 @@ export function createDialogs(dom, stats) {
     dialog.showModal();
   }
 
-  for (const dialog of [dom.help, dom.stats]) {
+  for (const dialog of [dom.help, dom.stats, dom.find]) {
     dialog.addEventListener("close", () => {
       if (opener?.isConnected) opener.focus();
       opener = null;
@@ -62,7 +62,9 @@ export function createDialogs(dom, stats) {
 
   return {
     /** Whether a modal window is open (the game's keys then rest). */
-    isOpen: () => dom.help.open || dom.stats.open,
+    isOpen: () => dom.help.open || dom.stats.open || dom.find.open,
+    /** Show a dialog (Find a deal's): focus comes back where it was when it closes. */
+    show: open,
     /** Close the menu, or the open window; true if there was one. */
     closeAny() {
       if (dom.moreToggle.getAttribute("aria-expanded") === "true") {

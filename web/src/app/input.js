@@ -53,6 +53,8 @@ export function bindInput(dom, state, actions, dialogs, drag) {
     redo: actions.redo,
     restart: actions.restart,
     "undo-to-winnable": actions.undoToWinnable,
+    find: actions.find,
+    "find-deal": actions.findDeal,
   };
 
   let lastTap = null; // {time, x, y} of the last click on the table
@@ -98,7 +100,8 @@ export function bindInput(dom, state, actions, dialogs, drag) {
     if (dialogs.isOpen()) {
       // A window is open: Esc closes it (the browser does), ? and I toggle theirs.
       const key = event.key.toLowerCase();
-      if (!event.ctrlKey && !event.metaKey && !event.altKey && (key === "?" || key === "i")) {
+      const plain = !event.ctrlKey && !event.metaKey && !event.altKey && !inField(event);
+      if (plain && (key === "?" || key === "i")) {
         event.preventDefault();
         buttons[KEYS[key]]();
       }

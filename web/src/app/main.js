@@ -3,6 +3,7 @@
 // See docs/architecture.md for the modules and how a click becomes a move.
 import { PythonBridge } from "./bridge.js";
 import { createDialogs } from "./dialogs.js";
+import { createFind } from "./find.js";
 import { bindDrag } from "./drag.js";
 import { keepBarFitted } from "./fit.js";
 import { storedLiveCheck } from "./guard.js";
@@ -57,6 +58,9 @@ const dom = {
   restart: $("[data-action=restart]"),
   retry: $("[data-action=retry]"),
   languageMenu: $("#language"),
+  find: $("#find"),
+  layout: $("#layout"),
+  findResult: $("#find-result"),
 };
 
 const state = createState();
@@ -110,9 +114,19 @@ function startPython() {
 const stats = createStats();
 const play = createPlay({ state, bridge, view, messages, stats });
 const dialogs = createDialogs(dom, stats);
-const language = createLanguage({ state, dom, view, messages, dialogs });
+const call = (op, args = {}) => bridge.request({ op, args });
+const find = createFind({ dom, call, open: play.open, dialogs, state });
+const windows = {
+  ...dialogs,
+  refresh() {
+    dialogs.refresh();
+    find.refresh();
+  },
+};
+const language = createLanguage({ state, dom, view, messages, dialogs: windows });
 const drag = bindDrag(dom.table, state, play);
-bindInput(dom, state, { ...play, retry: startPython }, dialogs, drag);
+const actions = { ...play, retry: startPython, find: find.show, findDeal: find.find };
+bindInput(dom, state, actions, dialogs, drag);
 
 window.addEventListener("popstate", async () => {
   await language.fromUrl();

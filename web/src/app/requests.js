@@ -1,7 +1,7 @@
 // The page's requests, answered by the worker's one freecell._web.Session (the protocol is
 // written at the top of worker.js): each op calls the Session method of its name, and a hint,
-// a check, a grade or the search for a deal (daily, random_deal) thinks in slices between the
-// other requests.
+// a check, a grade, the search for a deal (daily, random_deal) or for a layout's deals
+// (identify) thinks in slices between the other requests.
 
 // Each operation calls the Session method of its name, with its arguments as Python's types.
 const operations = {
@@ -37,6 +37,8 @@ const operations = {
   restart: (session) => session.restart(),
   seek: (session, { moves }) => session.seek(Math.trunc(Number(moves)) || 0),
   targets: (session, { source }) => session.targets(String(source)),
+  identify: (session, { text }) => session.identify(String(text ?? "")),
+  identify_stop: (session) => session.identify_stop(),
 };
 
 function call(python, op, args) {
@@ -57,7 +59,10 @@ function call(python, op, args) {
 // goes on while the game changes: a newer one, or a deal opened (new_game), ends it.
 const THINK_MS = 5;
 const FINDING = new Set(["daily", "random_deal"]);
-const SEARCHING = new Set(["hint", "check", "grade", ...FINDING]);
+// The search for a layout's deals (identify) goes on likewise; a newer one or identify_stop
+// (the dialog's Escape) ends it.
+const IDENTIFYING = new Set(["identify", "identify_stop"]);
+const SEARCHING = new Set(["hint", "check", "grade", "identify", ...FINDING]);
 
 /**
  * The requests' answerer on a Session (a promise of it): answer({id, op, args}) posts the
@@ -101,10 +106,13 @@ export function createRequests(session, siteText) {
     slices.port1.onmessage = () => think(python);
   });
 
-  /** End the waiting searches for a deal: Python drops its search as the next one starts. */
-  function endFinding() {
+  /**
+   * End the waiting requests of `ops` (the searches for a deal, or for a layout's deals):
+   * Python drops its search as the next one starts.
+   */
+  function endWaiting(ops) {
     for (let index = waiting.length - 1; index >= 0; index -= 1) {
-      if (!FINDING.has(waiting[index].op)) continue;
+      if (!ops.has(waiting[index].op)) continue;
       const [{ id }] = waiting.splice(index, 1);
       postMessage({ type: "reply", id, reply: { ok: false, cancelled: true } });
     }
@@ -112,7 +120,8 @@ export function createRequests(session, siteText) {
 
   return async function answer({ id, op, args }) {
     const python = await session;
-    if (FINDING.has(op) || op === "new_game") endFinding();
+    if (FINDING.has(op) || op === "new_game") endWaiting(FINDING);
+    if (IDENTIFYING.has(op)) endWaiting(new Set(["identify"]));
     const reply = call(python, op, args);
     if (SEARCHING.has(op) && reply.pending) {
       wait(id, op, args);

@@ -38,6 +38,12 @@
 //                                        candidates (freecell.find_deal): answered as daily is
 //     undo_to_winnable                   back to the last position known to be winnable
 //     targets {source}                   where a selection could go
+//     identify {text}                    the deals whose layout begins with the cards of `text`
+//                                        (Python reads it): {numbers (at most 20), more, count,
+//                                        max}, answered when its search ends; the search goes on
+//                                        while the game changes, a newer identify or
+//                                        identify_stop ends it ({cancelled})
+//     identify_stop                      end identify's search (the Find dialog's Escape)
 // worker -> page: {type: "status", stage: "downloading" | "starting"}
 //                 {type: "progress", loaded, total}   while downloading (a visit that no service
 //                                        worker serves): bytes of the runtime files (the

@@ -243,5 +243,27 @@ export default {
   "error.nothing-to-redo": "Nothing to redo.",
   "error.nothing-to-restart": "Nothing to restart: no move has been played.",
   "error.link-move": "The link's move {index}, “{move}”, was not played: {reason}",
-  "error.link-too-long": "The link holds {count} moves; only the first {max} were played."
+  "error.link-too-long": "The link holds {count} moves; only the first {max} were played.",
+  "error.layout-empty": "No cards: type a layout's first cards row by row, left to right, e.g. JD 2D 9H JC.",
+  "error.layout-card-twice": "{card} is there twice: a layout holds each card once.",
+  "error.layout-too-long": "{count} cards: a layout holds at most 52.",
+  "error.layout-card": "“{text}” is not a card: write a rank (A 2–9 T or 10 J Q K) then a suit (C D H S or ♣ ♦ ♥ ♠).",
+  "error.layout-not-start": "This is not a deal's start: no card in the free cells or foundations, and 8 columns of 7 7 7 7 6 6 6 6 cards (or their first cards, row by row).",
+  "error.layout-json": "This JSON holds no layout: write one object with the deal's rows or columns.",
+  "error.layout-no-deal": {
+    "one": "No deal begins with this card: deals -2, -1 and 1 to {max} were searched.",
+    "other": "No deal begins with these {count} cards: deals -2, -1 and 1 to {max} were searched."
+  },
+  "action.find": "Find a deal",
+  "action.find.title": "Find a deal's number from its cards",
+  "find.title": "Find a deal",
+  "find.label": "The deal's first cards, row by row, left to right, or its whole layout:",
+  "find.hint": "A card is its rank (A, 2–9, T or 10, J, Q, K) and its suit (C, D, H, S or ♣ ♦ ♥ ♠): JD, 10♦, jd. A board copied as text works too. The first 8 cards are nearly always enough.",
+  "find.go": "Find",
+  "find.searching": "Searching all 8,589,934,593 deals…",
+  "find.several": {
+    "one": "{count} deal begins with these cards:",
+    "other": "{count} deals begin with these cards:"
+  },
+  "find.more": "More than {count} deals begin with these cards; the first {count} are below. Type more cards to find yours."
 };

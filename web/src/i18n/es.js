@@ -239,5 +239,27 @@ export default {
   "error.nothing-to-redo": "Nada que rehacer: no se ha deshecho ningún movimiento desde el último.",
   "error.nothing-to-restart": "Nada que reiniciar: no se ha hecho ningún movimiento.",
   "error.link-move": "El movimiento {index} del enlace, «{move}», no se ha hecho: {reason}",
-  "error.link-too-long": "El enlace tiene {count} movimientos; solo se han hecho los {max} primeros."
+  "error.link-too-long": "El enlace tiene {count} movimientos; solo se han hecho los {max} primeros.",
+  "error.layout-empty": "No hay cartas: escribe las primeras cartas de la mesa, fila a fila, de izquierda a derecha, p. ej. JD 2D 9H JC.",
+  "error.layout-card-twice": "{card} está dos veces: una mesa tiene cada carta una sola vez.",
+  "error.layout-too-long": "{count} cartas: una mesa tiene como máximo 52.",
+  "error.layout-card": "«{text}» no es una carta: escribe un valor (A 2–9 T o 10 J Q K) y un palo (C D H S o ♣ ♦ ♥ ♠).",
+  "error.layout-not-start": "Esto no es el comienzo de una partida: ninguna carta en las celdas libres ni en las fundaciones, y 8 columnas de 7 7 7 7 6 6 6 6 cartas (o sus primeras cartas, fila a fila).",
+  "error.layout-json": "Este JSON no contiene una mesa: escribe un objeto con las filas o las columnas de la partida.",
+  "error.layout-no-deal": {
+    "one": "Ninguna partida empieza con esta carta: se buscaron las partidas -2, -1 y 1 a {max}.",
+    "other": "Ninguna partida empieza con estas {count} cartas: se buscaron las partidas -2, -1 y 1 a {max}."
+  },
+  "action.find": "Buscar una partida",
+  "action.find.title": "Buscar el número de una partida por sus cartas",
+  "find.title": "Buscar una partida",
+  "find.label": "Las primeras cartas de la partida, fila a fila, de izquierda a derecha, o la mesa entera:",
+  "find.hint": "Una carta es su valor (A, 2–9, T o 10, J, Q, K) y su palo (C, D, H, S o ♣ ♦ ♥ ♠): JD, 10♦, jd. También sirve una mesa copiada como texto. Las primeras 8 cartas casi siempre bastan.",
+  "find.go": "Buscar",
+  "find.searching": "Buscando entre las 8.589.934.593 partidas…",
+  "find.several": {
+    "one": "{count} partida empieza con estas cartas:",
+    "other": "{count} partidas empiezan con estas cartas:"
+  },
+  "find.more": "Más de {count} partidas empiezan con estas cartas; abajo están las primeras {count}. Escribe más cartas para encontrar la tuya."
 };

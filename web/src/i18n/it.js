@@ -239,5 +239,27 @@ export default {
   "error.nothing-to-redo": "Niente da ripetere: nessuna mossa è stata annullata dopo l'ultima.",
   "error.nothing-to-restart": "Niente da ricominciare: non è stata fatta nessuna mossa.",
   "error.link-move": "La mossa {index} del link, «{move}», non è stata giocata: {reason}",
-  "error.link-too-long": "Il link contiene {count} mosse; sono state giocate solo le prime {max}."
+  "error.link-too-long": "Il link contiene {count} mosse; sono state giocate solo le prime {max}.",
+  "error.layout-empty": "Nessuna carta: scrivi le prime carte della disposizione, riga per riga, da sinistra a destra, ad es. JD 2D 9H JC.",
+  "error.layout-card-twice": "{card} c'è due volte: una disposizione ha ogni carta una volta sola.",
+  "error.layout-too-long": "{count} carte: una disposizione ne ha al massimo 52.",
+  "error.layout-card": "«{text}» non è una carta: scrivi un valore (A 2–9 T o 10 J Q K) e poi un seme (C D H S o ♣ ♦ ♥ ♠).",
+  "error.layout-not-start": "Questo non è l'inizio di una partita: nessuna carta nelle celle libere o nelle fondazioni, e 8 colonne di 7 7 7 7 6 6 6 6 carte (o le loro prime carte, riga per riga).",
+  "error.layout-json": "Questo JSON non contiene una disposizione: scrivi un oggetto con le righe o le colonne della partita.",
+  "error.layout-no-deal": {
+    "one": "Nessuna partita inizia con questa carta: cercate le partite -2, -1 e da 1 a {max}.",
+    "other": "Nessuna partita inizia con queste {count} carte: cercate le partite -2, -1 e da 1 a {max}."
+  },
+  "action.find": "Trova una partita",
+  "action.find.title": "Trova il numero di una partita dalle sue carte",
+  "find.title": "Trova una partita",
+  "find.label": "Le prime carte della partita, riga per riga, da sinistra a destra, o l'intera disposizione:",
+  "find.hint": "Una carta è il suo valore (A, 2–9, T o 10, J, Q, K) e il suo seme (C, D, H, S o ♣ ♦ ♥ ♠): JD, 10♦, jd. Va bene anche una disposizione copiata come testo. Le prime 8 carte bastano quasi sempre.",
+  "find.go": "Trova",
+  "find.searching": "Ricerca fra tutte le 8.589.934.593 partite…",
+  "find.several": {
+    "one": "{count} partita inizia con queste carte:",
+    "other": "{count} partite iniziano con queste carte:"
+  },
+  "find.more": "Più di {count} partite iniziano con queste carte; qui sotto le prime {count}. Scrivi altre carte per trovare la tua."
 };

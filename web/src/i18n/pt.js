@@ -239,5 +239,27 @@ export default {
   "error.nothing-to-redo": "Nada para refazer: nenhuma jogada foi desfeita desde a última.",
   "error.nothing-to-restart": "Nada para recomeçar: nenhuma jogada foi feita.",
   "error.link-move": "A jogada {index} do link, “{move}”, não foi feita: {reason}",
-  "error.link-too-long": "O link tem {count} jogadas; só as primeiras {max} foram feitas."
+  "error.link-too-long": "O link tem {count} jogadas; só as primeiras {max} foram feitas.",
+  "error.layout-empty": "Nenhuma carta: digite as primeiras cartas da mesa, fila por fila, da esquerda para a direita, p. ex. JD 2D 9H JC.",
+  "error.layout-card-twice": "{card} aparece duas vezes: uma mesa tem cada carta uma só vez.",
+  "error.layout-too-long": "{count} cartas: uma mesa tem no máximo 52.",
+  "error.layout-card": "“{text}” não é uma carta: escreva um valor (A 2–9 T ou 10 J Q K) e um naipe (C D H S ou ♣ ♦ ♥ ♠).",
+  "error.layout-not-start": "Isto não é o início de um jogo: nenhuma carta nas células livres ou fundações, e 8 colunas de 7 7 7 7 6 6 6 6 cartas (ou as suas primeiras cartas, fila por fila).",
+  "error.layout-json": "Este JSON não contém uma mesa: escreva um objeto com as filas ou as colunas do jogo.",
+  "error.layout-no-deal": {
+    "one": "Nenhum jogo começa com esta carta: foram procurados os jogos -2, -1 e 1 a {max}.",
+    "other": "Nenhum jogo começa com estas {count} cartas: foram procurados os jogos -2, -1 e 1 a {max}."
+  },
+  "action.find": "Encontrar um jogo",
+  "action.find.title": "Encontrar o número de um jogo pelas suas cartas",
+  "find.title": "Encontrar um jogo",
+  "find.label": "As primeiras cartas do jogo, fila por fila, da esquerda para a direita, ou a mesa inteira:",
+  "find.hint": "Uma carta é o seu valor (A, 2–9, T ou 10, J, Q, K) e o seu naipe (C, D, H, S ou ♣ ♦ ♥ ♠): JD, 10♦, jd. Uma mesa copiada como texto também serve. As primeiras 8 cartas quase sempre bastam.",
+  "find.go": "Encontrar",
+  "find.searching": "Procurando entre todos os 8.589.934.593 jogos…",
+  "find.several": {
+    "one": "{count} jogo começa com estas cartas:",
+    "other": "{count} jogos começam com estas cartas:"
+  },
+  "find.more": "Mais de {count} jogos começam com estas cartas; os primeiros {count} estão abaixo. Digite mais cartas para encontrar o seu."
 };

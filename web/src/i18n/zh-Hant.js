@@ -231,5 +231,25 @@ export default {
   "error.nothing-to-redo": "沒有可以重做的步：上一步之後沒有復原過。",
   "error.nothing-to-restart": "不需要重新開始：還沒有走過任何一步。",
   "error.link-move": "連結裡的第 {index} 步「{move}」沒有走：{reason}",
-  "error.link-too-long": "連結裡有 {count} 步，只走了前 {max} 步。"
+  "error.link-too-long": "連結裡有 {count} 步，只走了前 {max} 步。",
+  "error.layout-empty": "沒有牌：請逐列、由左到右輸入牌局最前面的牌，例如 JD 2D 9H JC。",
+  "error.layout-card-twice": "{card} 出現了兩次：一個牌局中每張牌只有一張。",
+  "error.layout-too-long": "{count} 張牌：一個牌局最多 52 張。",
+  "error.layout-card": "「{text}」不是牌：請寫點數（A 2–9 T 或 10 J Q K）再寫花色（C D H S 或 ♣ ♦ ♥ ♠）。",
+  "error.layout-not-start": "這不是牌局的開始：自由格和基礎堆沒有牌，8 行各有 7 7 7 7 6 6 6 6 張牌（或逐列寫出的最前面幾張）。",
+  "error.layout-json": "這個 JSON 沒有牌局：請寫一個含有牌局各列或各行的物件。",
+  "error.layout-no-deal": {
+    "other": "沒有任何牌局以這 {count} 張牌開頭：已搜尋牌局 -2、-1 和 1 到 {max}。"
+  },
+  "action.find": "尋找牌局",
+  "action.find.title": "從牌找出牌局編號",
+  "find.title": "尋找牌局",
+  "find.label": "牌局最前面的幾張牌，逐列由左到右，或整個牌局：",
+  "find.hint": "一張牌是點數（A、2–9、T 或 10、J、Q、K）加花色（C、D、H、S 或 ♣ ♦ ♥ ♠）：JD、10♦、jd。複製成文字的牌局也可以。前 8 張牌幾乎總是足夠。",
+  "find.go": "尋找",
+  "find.searching": "正在搜尋全部 8,589,934,593 個牌局…",
+  "find.several": {
+    "other": "有 {count} 個牌局以這些牌開頭："
+  },
+  "find.more": "以這些牌開頭的牌局超過 {count} 個；下面是前 {count} 個。多輸入幾張牌以找到你的牌局。"
 };

@@ -1,0 +1,167 @@
+"""The page's Find a deal dialog in Chromium: cards typed or pasted, the deal opened or listed."""
+
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from freecell import CARD_CODES, card_unicode, deal, format_deal
+from helpers import PHONE_OPTIONS, PageFactory, boot, link, menu, screenshot_path
+
+pytestmark = pytest.mark.browser
+
+
+def first_row(number: int) -> str:
+    """Return a deal's first 8 cards as the task prints them."""
+    return " ".join(CARD_CODES[c] for c in deal(number).cards[:8])
+
+
+def open_find(page: Page) -> None:
+    """Open the Find dialog from the "⋯" menu."""
+    menu(page)
+    page.locator("[data-action=find]").click()
+    expect(page.locator("dialog#find")).to_be_visible()
+
+
+class TestFindDialog:
+    def test_a_first_row_opens_its_deal_within_5_s(self, page: Page, site_url: str) -> None:
+        """A first row of 8 cards opens its deal, as a link does, within 5 s of Find."""
+        boot(page, link(site_url, 617))
+        open_find(page)
+        expect(page.locator("textarea#layout")).to_be_focused()
+        number = 2**32 + 123_456_789
+        page.locator("textarea#layout").fill(first_row(number).lower())
+        start = time.monotonic()
+        page.locator("[data-action=find-deal]").click()
+        expect(page.locator("#board")).to_have_attribute("data-deal", str(number), timeout=5000)
+        assert time.monotonic() - start < 5
+        expect(page.locator("dialog#find")).to_be_hidden()
+        assert page.url.endswith(f"?deal={number}")
+        page.go_back()
+        expect(page.locator("#board")).to_have_attribute("data-deal", "617")
+
+    def test_a_pasted_board_and_the_keyboard(self, page: Page, site_url: str) -> None:
+        """fc-solve's text pasted, then Ctrl+Enter in the field, opens deal -2."""
+        boot(page, link(site_url, 1))
+        open_find(page)
+        page.locator("textarea#layout").fill(format_deal(deal(-2)))
+        page.locator("textarea#layout").press("Control+Enter")
+        expect(page.locator("#board")).to_have_attribute("data-deal", "-2", timeout=5000)
+
+    def test_several_deals_are_listed_as_links(self, page: Page, site_url: str) -> None:
+        """Five cards begin a few dozen deals: listed as links, said in the live region."""
+        boot(page, link(site_url, 1))
+        open_find(page)
+        cards = " ".join(card_unicode(c) for c in deal(617).cards[:5])
+        page.locator("textarea#layout").fill(cards)
+        page.locator("[data-action=find-deal]").click()
+        result = page.locator("#find-result")
+        expect(result).to_have_attribute("role", "status")
+        links = result.locator("a[data-deal]")
+        expect(links.first).to_be_visible(timeout=10_000)
+        expect(result).to_contain_text("deals begin with these cards")
+        assert "617" in links.all_inner_texts()[:20] or links.count() == 20
+        first = links.first
+        number = first.get_attribute("data-deal")
+        assert first.get_attribute("href") == f"?deal={number}"
+        first.click()
+        expect(page.locator("#board")).to_have_attribute("data-deal", str(number))
+        expect(page.locator("dialog#find")).to_be_hidden()
+
+    def test_no_deal_is_said_in_the_dialog(self, page: Page, site_url: str) -> None:
+        """A first row with two cards swapped: no deal, said in the dialog; the game stays."""
+        boot(page, link(site_url, 617))
+        open_find(page)
+        cards = first_row(617).split()
+        cards[0], cards[5] = cards[5], cards[0]
+        page.locator("textarea#layout").fill(" ".join(cards))
+        page.locator("[data-action=find-deal]").click()
+        expect(page.locator("#find-result")).to_contain_text(
+            "No deal begins with these 8 cards", timeout=10_000
+        )
+        expect(page.locator("#board")).to_have_attribute("data-deal", "617")
+
+    @pytest.mark.parametrize(
+        ("text", "says"),
+        [
+            ("JD 2D jd", "JD is there twice"),
+            ("JD 1D", "“1D” is not a card"),
+            ("", "No cards"),
+            ("Foundations: H-A\n: JD", "not a deal's start"),
+        ],
+    )
+    def test_bad_input_says_what_is_valid(
+        self, page: Page, site_url: str, text: str, says: str
+    ) -> None:
+        """Text that is no layout is answered in the dialog, from Python's coded error."""
+        boot(page, link(site_url, 1))
+        open_find(page)
+        page.locator("textarea#layout").fill(text)
+        page.locator("[data-action=find-deal]").click()
+        expect(page.locator("#find-result")).to_contain_text(says)
+
+    def test_escape_ends_the_search_and_the_game_plays_on(self, page: Page, site_url: str) -> None:
+        """Escape closes the dialog mid-search: nothing opens, focus returns, keys work."""
+        boot(page, link(site_url, 1))
+        open_find(page)
+        page.locator("textarea#layout").fill("KS QH JC")  # every deal that begins so: seconds
+        page.locator("[data-action=find-deal]").click()
+        page.keyboard.press("Escape")
+        expect(page.locator("dialog#find")).to_be_hidden()
+        page.keyboard.press("n")
+        expect(page.locator("#board")).to_have_attribute("data-deal", "2")
+        page.wait_for_timeout(1500)
+        expect(page.locator("#board")).to_have_attribute("data-deal", "2")
+
+    def test_in_portuguese(self, pages: PageFactory, site_url: str) -> None:
+        """The dialog and its answers speak the page's language."""
+        page = pages()
+        boot(page, link(site_url, 1, lang="pt"))
+        open_find(page)
+        expect(page.locator("#find-title")).to_have_text("Encontrar um jogo")
+        page.locator("textarea#layout").fill("JD 2D JD")
+        page.locator("[data-action=find-deal]").click()
+        expect(page.locator("#find-result")).to_contain_text("aparece duas vezes")
+
+    @pytest.mark.parametrize("scheme", ["light", "dark"])
+    def test_desktop_screenshot(
+        self, pages: PageFactory, site_url: str, request: pytest.FixtureRequest, scheme: str
+    ) -> None:
+        """The dialog listing deals, on a desktop, for a look."""
+        page = pages(color_scheme=scheme)
+        boot(page, link(site_url, 617))
+        open_find(page)
+        page.locator("textarea#layout").fill(" ".join(CARD_CODES[c] for c in deal(617).cards[:5]))
+        page.locator("[data-action=find-deal]").click()
+        expect(page.locator("#find-result a").first).to_be_visible(timeout=10_000)
+        page.screenshot(path=screenshot_path(request.config, f"find/desktop-{scheme}"))
+
+
+class TestFindOnAPhone:
+    @pytest.mark.parametrize(
+        ("size", "name"),
+        [({"width": 360, "height": 740}, "upright"), ({"width": 740, "height": 360}, "landscape")],
+    )
+    def test_a_touch_phone_finds_and_opens(
+        self,
+        pages: PageFactory,
+        site_url: str,
+        request: pytest.FixtureRequest,
+        size: dict[str, int],
+        name: str,
+    ) -> None:
+        """On a touch phone the menu, the field and Find work by taps, and the deal opens."""
+        page = pages(**{**PHONE_OPTIONS, "viewport": size})
+        boot(page, link(site_url, 1))
+        page.locator(".more-toggle").tap()
+        page.locator("[data-action=find]").tap()
+        field = page.locator("textarea#layout")
+        expect(field).to_be_visible()
+        field.fill(first_row(11982))
+        button = page.locator("[data-action=find-deal]")
+        box = button.bounding_box()
+        assert box is not None
+        assert box["height"] >= 40
+        page.screenshot(path=screenshot_path(request.config, f"find/phone-{name}"))
+        button.tap()
+        expect(page.locator("#board")).to_have_attribute("data-deal", "11982", timeout=5000)

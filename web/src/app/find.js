@@ -1,0 +1,112 @@
+// The Find dialog (dialog#find): a layout's cards typed or pasted into textarea#layout, the
+// deals whose layout begins with them (Python reads the text and searches, in the worker's
+// slices: identify), and the deal opened as a link opens it. A new search replaces the last;
+// closing the dialog (Escape) ends it. The result is said in #find-result, a live region.
+import { formatNumber, fromPython, t } from "./i18n.js";
+
+/**
+ * The Find dialog over `dom` (find, layout, findResult); `call(op, args)` asks Python,
+ * `open(text)` opens a deal as a link does (play.js), `dialogs` shows the dialog, `state`
+ * gives the language chosen for links.
+ */
+export function createFind({ dom, call, open, dialogs, state }) {
+  let asked = 0; // counts the searches: a reply to an older one is dropped
+  let searching = false;
+  let saying = () => "";
+
+  /** Say the result (a function of the language, said again on a language change). */
+  function say(make) {
+    saying = make;
+    dom.findResult.replaceChildren(...[make()].flat());
+  }
+
+  function link(number) {
+    const anchor = document.createElement("a");
+    const lang = state.languageChosen ? `&lang=${encodeURIComponent(state.language)}` : "";
+    anchor.href = `?deal=${encodeURIComponent(String(number))}${lang}`;
+    anchor.textContent = `#${number}`;
+    anchor.dataset.deal = String(number);
+    return anchor;
+  }
+
+  function listed(reply) {
+    const count = reply.numbers.length;
+    const head = document.createElement("p");
+    head.textContent = reply.more
+      ? t("find.more", { count: formatNumber(count) })
+      : t("find.several", { count });
+    const items = document.createElement("ul");
+    items.className = "find-deals";
+    for (const number of reply.numbers) {
+      const item = document.createElement("li");
+      item.append(link(number));
+      items.append(item);
+    }
+    return [head, items];
+  }
+
+  function shown(reply) {
+    if (!reply.ok) return () => fromPython(reply.error, reply, null);
+    if (reply.numbers.length === 0) {
+      const coded = { code: "layout-no-deal", params: { count: reply.count, max: reply.max } };
+      return () => fromPython(coded.code, coded, null);
+    }
+    return () => listed(reply);
+  }
+
+  async function find() {
+    const token = ++asked;
+    searching = true;
+    dom.find.setAttribute("aria-busy", "true");
+    say(() => t("find.searching"));
+    const reply = await call("identify", { text: dom.layout.value });
+    if (token !== asked || reply.cancelled) return;
+    searching = false;
+    dom.find.removeAttribute("aria-busy");
+    if (reply.ok && reply.numbers.length === 1 && !reply.more) {
+      say(() => "");
+      dom.find.close();
+      open(String(reply.numbers[0]));
+      return;
+    }
+    say(shown(reply));
+  }
+
+  /** End a search under way (the dialog closed): Python drops it. */
+  function stop() {
+    asked += 1;
+    dom.find.removeAttribute("aria-busy");
+    if (!searching) return;
+    searching = false;
+    say(() => "");
+    call("identify_stop");
+  }
+
+  dom.find.addEventListener("close", stop);
+  dom.layout.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      find();
+    }
+  });
+  dom.findResult.addEventListener("click", (event) => {
+    const anchor = event.target.closest("a[data-deal]");
+    if (!anchor || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault(); // opened in place, as a link of the page's own is
+    dom.find.close();
+    open(anchor.dataset.deal);
+  });
+
+  return {
+    /** Open the dialog, its field focused. */
+    show() {
+      dialogs.show(dom.find);
+      dom.layout.focus();
+    },
+    find,
+    /** Say the result again (a language change). */
+    refresh() {
+      if (dom.find.open) say(saying);
+    },
+  };
+}
