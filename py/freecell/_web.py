@@ -278,7 +278,7 @@ class Session:
             try:
                 game.push(token, auto=kept.auto[index - 1])
             except CodedError as error:
-                params = {"index": index, "move": shorten(token, 12), "reason": error.as_data()}
+                params = {"index": index, "move": shorten(token), "reason": error.as_data()}
                 extra = {"notice_code": "link-move", "notice_params": params}
                 break
         else:
@@ -653,8 +653,7 @@ class Session:
         try:
             wanted = parse_grade(str(grade))
         except CodedError as error:
-            error.params["text"] = shorten(str(error.params["text"]), 12)
-            return _json(_refusal(CodedError(error.code, **error.params)))
+            return _json(_refusal(error))
         return self._find(str(seed), wanted)
 
     def _find(self, seed: str, grade: int, **fields: Any) -> str:
