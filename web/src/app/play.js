@@ -20,6 +20,7 @@ const TAP_KEY = "freecell.tap-to-move";
 const GRADE_KEY = "freecell.random-grade";
 const SETTLE_MS = 100; // a deal's rest on the table before the worker searches it (settle)
 const COARSE = matchMedia("(pointer: coarse)"); // the primary pointer is a finger
+const MIN_CELLS = new Set(rules.min_cells); // what a deal's fewest free cells can be
 // The requests that only play on: a game they leave lost was lost before them.
 const FORWARD = new Set(["play", "play_card", "play_move", "auto_moves"]);
 
@@ -209,7 +210,8 @@ export function createPlay({ state, bridge, view, messages, stats }) {
   function minCells(number) {
     call("min_cells").then((reply) => {
       if (state.deal !== number) return; // another deal opened
-      state.minCells = reply.ok ? reply.min_cells : null;
+      // Anything but a value (the table failed, or a reply without one) shows nothing.
+      state.minCells = reply.ok && MIN_CELLS.has(reply.min_cells) ? reply.min_cells : null;
       state.pending.minCells = false;
       view.render(state);
     });
