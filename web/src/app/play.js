@@ -65,9 +65,11 @@ export function createPlay({ state, bridge, view, messages, stats }) {
 
   /**
    * The game changed: record it, keep its history for a reload, and have the guard check it.
-   * `forward`: the change only played on (or changed nothing), so a lost game is still lost.
+   * `forward`: the change only played on (or changed nothing), so a lost game is still lost;
+   * `replayed`: it went back or forth in the game's history (Undo, Redo, the slider), so a
+   * loss it comes back to was said when its move was made, and is not said again.
    */
-  function record(game, { forward = false, opened = false } = {}) {
+  function record(game, { forward = false, opened = false, replayed = false } = {}) {
     state.game = game;
     state.selection = null;
     state.targets = [];
@@ -76,7 +78,7 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     state.solvable = stillLost ? "no" : null;
     if (!stillLost) state.lost = null;
     keep(game);
-    if (!opened) guard.changed();
+    if (!opened) guard.changed({ replayed });
   }
 
   // A deal just opened is checked, graded and looked up (its fewest free cells) once it has
@@ -349,7 +351,8 @@ export function createPlay({ state, bridge, view, messages, stats }) {
   ) {
     if (!state.game) return false;
     const reply = await call(op, args);
-    if (reply.game) record(reply.game, { forward: FORWARD.has(op) || !reply.ok });
+    const forward = FORWARD.has(op) || !reply.ok;
+    if (reply.game) record(reply.game, { forward, replayed: !forward });
     if (!reply.ok) {
       if (!refused) messages.note(saidRefusal(reply, state));
       view.render(state);
