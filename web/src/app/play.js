@@ -219,6 +219,18 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     });
   }
 
+  // What Python said of the last deal it refused to open (showOpened), for a link's refusal.
+  let refusal = null;
+
+  /**
+   * A link's deal was refused (`said`: why): say it over a random deal, as a link's bad date
+   * or grade is, and point the URL at the deal shown.
+   */
+  async function refusedLink(said) {
+    await openGame({ text: String(randomDeal()) }, "replace");
+    messages.say(said);
+  }
+
   /**
    * Show a game Python opened (new_game's reply), the daily deal of `daily` (a date) if it was
    * found as one; false if Python refused.
@@ -226,7 +238,8 @@ export function createPlay({ state, bridge, view, messages, stats }) {
   function showOpened(reply, historyMode, daily = null) {
     if (reply.faces) state.faces = reply.faces;
     if (!reply.ok) {
-      messages.say(saidRefusal(reply, state));
+      refusal = saidRefusal(reply, state);
+      messages.say(refusal);
       view.render(state);
       return false;
     }
@@ -241,11 +254,10 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     stats.opened(state.game);
     const notice = { code: reply.notice_code, params: reply.notice_params };
     const before = stats.deal(state.deal);
-    const end = [-1, 1].find((by) => neighbour(by) === null);
+    // (At an end of the deals the disabled button shows it; Prev or Next pressed there says why.)
     if (reply.notice) messages.say(() => fromPython(reply.notice, notice, state.faces));
     else if (daily) messages.say(() => t("daily.opened", { date: daily }));
     else if (before) messages.say(() => t("stats.won-before", { count: before.fewest }));
-    else if (end) messages.say(() => endOfDeals(end));
     else messages.say("");
     // A link whose moves were cut short is corrected to the moves that were played.
     const mode = historyMode === "none" && reply.notice ? "replace" : historyMode;
@@ -286,7 +298,8 @@ export function createPlay({ state, bridge, view, messages, stats }) {
 
   /**
    * Open what the URL names: a deal, the daily deal of a date (`daily`, today's UTC date when
-   * empty), a random deal of a grade (`deal=random&grade=4`), else a random deal. Resolves
+   * empty), a random deal of a grade (`deal=random&grade=4`), else a random deal. A link's bad
+   * deal (or more than one), like a bad date or grade, is said over a random deal. Resolves
    * once the deal is open (after the search for it, which does not hold the queue).
    */
   function fromUrl(historyMode) {
@@ -294,9 +307,8 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     const opened = enqueue(async () => {
       const { deal, moves, daily, grade } = readUrl();
       if (deal.kind === "many") {
-        messages.say(() =>
-          t("link.many-deals", { min: String(rules.min_deal), max: String(rules.max_deal) }),
-        );
+        const params = { min: String(rules.min_deal), max: String(rules.max_deal) };
+        await refusedLink(() => t("link.many-deals", params));
         return;
       }
       const anyDeal = deal.kind === "none" || deal.text.trim().toLowerCase() === "random";
@@ -316,6 +328,10 @@ export function createPlay({ state, bridge, view, messages, stats }) {
         linked ? historyMode : "replace",
         true,
       );
+      if (!opened && linked) {
+        await refusedLink(refusal);
+        return;
+      }
       // A language chosen earlier stays in the URL of the entry gone back to.
       if (opened && state.languageChosen && !readUrl().language) writeUrl(state);
       if (opened && linked && daily !== null) search = confirmDaily(daily || utcDate(), state.deal);
