@@ -170,6 +170,15 @@ class TestRandomGrade:
         menu(table)
         table.locator("#random-grade").select_option("")
 
+    @pytest.mark.parametrize("name", ["daily", "grade", "deal"])
+    def test_a_long_value_is_cut_as_a_deal_is(self, table: Page, site_url: str, name: str) -> None:
+        """A link's date, grade or deal of 100,000 characters is quoted cut to 40, then "…"."""
+        table.evaluate(OPEN_IN_PLACE_JS, f"{site_url}?{name}={'9' * 100_000}")
+        message = table.locator("#message")
+        expect(message).to_contain_text(f"“{'9' * 40}…”")
+        assert len(message.inner_text()) < 200
+        expect(table.locator("#board")).to_have_attribute("data-deal", re.compile(r"^\d+$"))
+
     @pytest.mark.parametrize("text", ["9", "0", "hard", "<b>4</b>"])
     def test_bad_grades_say_what_is_valid(self, table: Page, site_url: str, text: str) -> None:
         """A bad grade in a link is said with the valid grades, over a deal of any grade."""

@@ -95,7 +95,10 @@ class TestGuard:
     def test_the_losing_move_is_named_and_undone(
         self, table: Page, site_url: str, number: int, before: list[str], losing: str
     ) -> None:
-        """The move that loses is named at once; the button goes back; Redo loses it again."""
+        """The move that loses is named at once; the button goes back; Redo loses it again.
+
+        The loss is said when the move is made, not again when Redo plays it back.
+        """
         query = f"?deal={number}" + (f"&moves={','.join(before)}" if before else "")
         open_in_place(table, site_url + query)
         board = table.locator("#board")
@@ -114,7 +117,8 @@ class TestGuard:
         expect(table.locator("#announcer")).to_have_text("Back to the last winnable position")
         table.locator("[data-action=redo]").click()
         expect(board).to_have_attribute("data-solvable", "no")
-        expect(table.locator("#message")).to_have_text(lost_sentence(number, before, losing))
+        expect(back).to_be_visible()
+        expect(table.locator("#message")).to_have_text("")
 
     def test_a_lost_game_stays_lost(self, table: Page, site_url: str) -> None:
         """Moves after the loss keep the verdict and the way back; the loss is said once."""

@@ -32,7 +32,15 @@ from freecell._min_cells import (
     parse_min_cells,
 )
 from freecell._web import Session
-from helpers import BOOT_MS, WEB, ContextFactory, boot, fc_solve_finds_no_solution, open_in_place
+from helpers import (
+    BOOT_MS,
+    WEB,
+    ContextFactory,
+    boot,
+    fc_solve_finds_no_solution,
+    open_in_place,
+    poll,
+)
 from test_speed import offline_copy_ready
 
 TABLE = WEB / MIN_CELLS_FILE
@@ -184,6 +192,26 @@ class TestSession:
         }
         assert json.loads(session.min_cells())["table"] == MIN_CELLS_FILE
 
+    @pytest.mark.parametrize(
+        ("text", "error"),
+        [
+            ("", "a min-cells table starts with '# freecell min-cells FIRST..LAST'"),
+            (
+                "# freecell min-cells 1..3\n123\n",
+                "the table holds deals 1..3, not the site's 1..32000",
+            ),
+        ],
+    )
+    def test_an_empty_table_or_another_s_is_an_error(self, text: str, error: str) -> None:
+        """An empty file, or a table of other deals, is an error: no deal gets a value from it."""
+        session = Session()
+        session.new_game("1")
+        assert json.loads(session.min_cells(text)) == {
+            "ok": False,
+            "error": f"{MIN_CELLS_FILE}: {error}",
+        }
+        assert json.loads(session.min_cells())["table"] == MIN_CELLS_FILE
+
 
 class TestCommand:
     """`freecell analyze --min-cells DIR...` over datasets of each number of cells."""
@@ -302,6 +330,28 @@ class TestPage:
         assert [url for url in fetched if url.endswith(MIN_CELLS_FILE)] == [
             site_url.split("?", maxsplit=1)[0].rstrip("/") + "/" + MIN_CELLS_FILE
         ]
+
+    @pytest.mark.parametrize(
+        "body", ["", "# freecell min-cells 1..3\n123\n"], ids=["empty", "other-deals"]
+    )
+    def test_a_broken_table_says_nothing(
+        self, make_context: ContextFactory, site_url: str, body: str
+    ) -> None:
+        """A table that is empty or not the site's leaves the attribute out and shows no count.
+
+        A context of its own: its first visit keeps what it fetched for the service worker.
+        """
+        with make_context() as context:
+            context.route(f"**/{MIN_CELLS_FILE}", lambda route: route.fulfill(body=body))
+            page = context.new_page()
+            board = page.locator("#board")
+            boot(page, f"{site_url}?deal=1")
+            for number in (1, 2):
+                open_in_place(page, f"{site_url}?deal={number}")
+                expect(board).to_have_attribute("data-difficulty", re.compile("[1-5]"))
+                poll(page, "() => !document.querySelector('#min-cells.pending')")
+                expect(board).not_to_have_attribute("data-min-cells", re.compile(".*"))
+                expect(page.locator("#min-cells")).to_be_hidden()
 
     def test_kept_for_offline_once_fetched(
         self, make_context: ContextFactory, site_url: str

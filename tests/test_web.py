@@ -276,13 +276,15 @@ class TestNavigation:
     def test_the_ends_of_the_deals(
         self, app: Page, site_url: str, number: int, action: str, said: str
     ) -> None:
-        """At the last deal Next is off, at -2 Prev: the page says why; the key keeps the game."""
+        """At the last deal Next is off, at -2 Prev: pressed, the page says why, and keeps the game.
+
+        Opening the deal says nothing of the kind: the player has not asked for another.
+        """
         open_in_place(app, f"{site_url}?deal={number}&moves=1a")
         other = "prev" if action == "next" else "next"
         expect(app.locator(f"[data-action={action}]")).to_be_disabled()
         expect(app.locator(f"[data-action={other}]")).to_be_enabled()
-        expect(app.locator("#message")).to_have_text(said)
-        app.locator("#message").evaluate("(line) => { line.textContent = ''; }")
+        expect(app.locator("#message")).not_to_have_text(said)  # nothing was pressed yet
         blur(app)
         app.keyboard.press(action[0])  # N or P
         expect(app.locator("#message")).to_have_text(said)
@@ -485,6 +487,18 @@ class TestBadInput:
         shown = app.locator("#board").get_attribute("data-deal")
         if shown is not None:
             assert shown_columns(app) == columns_of(int(shown))
+
+    @pytest.mark.parametrize("query", ["deal=abc", "deal=0", "deal=1&deal=2"])
+    def test_a_bad_link_shows_a_deal_and_says_why(
+        self, page: Page, site_url: str, query: str
+    ) -> None:
+        """A bad deal in a link, as a bad date or grade: the message over a random deal."""
+        boot(page, f"{site_url}?{query}")
+        expect(page.locator("#message")).to_contain_text(VALID_RANGE)
+        expect(page.locator("#board")).to_have_attribute("data-deal", re.compile(r"^\d+$"))
+        number = shown_number(page)
+        assert shown_columns(page) == columns_of(number)
+        assert deal_params(page) == [str(number)]
 
     @pytest.mark.parametrize("query", HOSTILE_QUERIES.values(), ids=HOSTILE_QUERIES.keys())
     def test_hostile_links(self, page: Page, site_url: str, query: str) -> None:

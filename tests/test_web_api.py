@@ -430,6 +430,19 @@ class TestErrorCodes:
         _, params = refusal(session.new_game("9" * 50))
         assert params["text"] == "9" * 40 + "…"
 
+    def test_every_quoted_value_is_cut_alike(self, session: Session) -> None:
+        """A deal, a date, a grade and a link's move, however long, are quoted cut to 40."""
+        long = "9" * 100_000
+        replies = [
+            session.new_game(long),
+            session.daily(long),
+            session.random_deal(long, "seed"),
+        ]
+        for reply in replies:
+            assert refusal(reply)[1]["text"] == "9" * 40 + "…"
+        notice = json.loads(session.new_game("1", "z" * 100))["notice_params"]
+        assert notice["move"] == "z" * 40 + "…"
+
     @pytest.mark.parametrize(
         ("place", "code", "params"),
         [

@@ -34,7 +34,7 @@ from typing import Final
 
 from freecell._deal import MICROSOFT_DEALS
 from freecell._difficulty import DIFFICULTY_GRADES, DIFFICULTY_THRESHOLDS
-from freecell._errors import CodedError
+from freecell._errors import CodedError, shorten
 from freecell._solver import DEFAULT_MAX_STATES, Solution, Solver
 
 __all__ = [
@@ -85,7 +85,7 @@ def parse_date(text: str) -> dt.date:
             return dt.date.fromisoformat(text)
         except ValueError:
             pass
-    raise DateError("date-invalid", text=text)
+    raise DateError("date-invalid", text=shorten(text))
 
 
 def parse_grade(text: str | int) -> int:
@@ -102,7 +102,7 @@ def parse_grade(text: str | int) -> int:
     written = str(text).strip()
     if re.fullmatch(r"[0-9]{1,2}", written) and int(written) in grades:
         return int(written)
-    raise GradeError("grade-invalid", text=str(text), min=grades[0], max=grades[-1])
+    raise GradeError("grade-invalid", text=shorten(str(text)), min=grades[0], max=grades[-1])
 
 
 def daily_grade(day: dt.date) -> int:

@@ -89,6 +89,25 @@ def _stepped(number: int, step: int) -> int:
     return place - 2 if place < 2 else place - 1
 
 
+def _site_table(text: str) -> dict[int, MinCells]:
+    r"""Read the site's table of the fewest free cells: exactly the deals of MIN_CELLS_DEALS.
+
+    Raises ValueError, saying what is wrong, for anything else.
+
+    >>> _site_table("# freecell min-cells 1..3\n123\n")
+    Traceback (most recent call last):
+    ...
+    ValueError: the table holds deals 1..3, not the site's 1..32000
+    """
+    table = parse_min_cells(text)
+    deals = MIN_CELLS_DEALS
+    if list(table) != list(deals):
+        first, last = min(table, default=None), max(table, default=None)
+        msg = f"the table holds deals {first}..{last}, not the site's {deals[0]}..{deals[-1]}"
+        raise ValueError(msg)
+    return table
+
+
 def _split_moves(moves: str) -> list[str]:
     return [token.strip() for token in str(moves).split(",") if token.strip()]
 
@@ -310,7 +329,7 @@ class Session:
             try:
                 game.push(token, auto=kept.auto[index - 1])
             except CodedError as error:
-                params = {"index": index, "move": shorten(token, 12), "reason": error.as_data()}
+                params = {"index": index, "move": shorten(token), "reason": error.as_data()}
                 extra = {"notice_code": "link-move", "notice_params": params}
                 break
         else:
@@ -569,34 +588,39 @@ class Session:
         return self._reply(game, difficulty=self._grades[start])
 
     @_with_game
-    def min_cells(self, game: Game, table: str = "") -> str:
+    def min_cells(self, game: Game, table: str | None = None) -> str:
         r"""Say the fewest free cells the game's deal can be won with (see freecell._min_cells).
 
         The reply's ``min_cells`` is 0-4, ``"impossible"`` or ``"unknown"``, or ``None`` for a
         deal outside :data:`~freecell._min_cells.MIN_CELLS_DEALS`. The site's table is read
         when first needed: until it is, a deal in its range gets ``{"table": path}`` (the
         table's path from the site's root), and the caller asks again with the table's text.
+        Text that is not the table of exactly those deals (empty, an error page, another
+        range) is an error, and the table is asked for again the next time.
 
         >>> session = Session(); _ = session.new_game("617")
         >>> json.loads(session.min_cells())["table"]
         'data/min-cells.txt'
-        >>> table = "# freecell min-cells 1..1000\n" + "4" * 1000
+        >>> table = "# freecell min-cells 1..32000\n" + "4" * 32000
         >>> json.loads(session.min_cells(table))["min_cells"]
         4
         >>> _ = session.new_game("40000"); print(json.loads(session.min_cells())["min_cells"])
         None
+        >>> other = Session(); _ = other.new_game("617")
+        >>> print(json.loads(other.min_cells(""))["error"])
+        data/min-cells.txt: a min-cells table starts with '# freecell min-cells FIRST..LAST'
         """
         number = game.deal_number
         if number is None or number not in MIN_CELLS_DEALS:
             return self._reply(game, min_cells=None)
         if self._min_cells is None:
-            if not table:
+            if table is None:
                 return self._reply(game, table=MIN_CELLS_FILE)
             try:
-                self._min_cells = parse_min_cells(table)
+                self._min_cells = _site_table(table)
             except ValueError as error:
                 return _json({"ok": False, "error": f"{MIN_CELLS_FILE}: {error}"})
-        return self._reply(game, min_cells=self._min_cells.get(number, "unknown"))
+        return self._reply(game, min_cells=self._min_cells[number])
 
     @_with_game
     def undo_to_winnable(self, game: Game) -> str:
@@ -685,8 +709,7 @@ class Session:
         try:
             wanted = parse_grade(str(grade))
         except CodedError as error:
-            error.params["text"] = shorten(str(error.params["text"]), 12)
-            return _json(_refusal(CodedError(error.code, **error.params)))
+            return _json(_refusal(error))
         return self._find(str(seed), wanted)
 
     def _find(self, seed: str, grade: int, **fields: Any) -> str:
@@ -858,7 +881,8 @@ def warm_up(number: int, search_seconds: float = 0.001) -> None:
     session.grade()
     session.undo_to_winnable()
     session.min_cells()
-    session.min_cells(f"# freecell min-cells {number}..{number}\n3\n")
+    deals = MIN_CELLS_DEALS
+    session.min_cells(f"# freecell min-cells {deals[0]}..{deals[-1]}\n" + "3" * len(deals))
     session.new_game(str(number), "", 0, faces=False)
     session.new_game(str(number), "", 1, faces=True)
     session.new_game("not a deal")

@@ -29,8 +29,13 @@ export function createGuard({ state, view, messages, call }) {
     }
   }
 
-  /** Ask Python whether the game on the table can still be won, and show the answer. */
-  function changed() {
+  /**
+   * Ask Python whether the game on the table can still be won, and show the answer. The move
+   * that lost is said once, when it is made (or the game is opened or the guard turned on),
+   * not again when the change `replayed` the history (Undo, Redo, the slider) back to it; a
+   * deal that cannot be won is said whenever the guard finds it.
+   */
+  function changed({ replayed = false } = {}) {
     if (!state.liveCheck || !state.game) return;
     const asked = state.game;
     state.checking = state.solvable === null;
@@ -40,7 +45,7 @@ export function createGuard({ state, view, messages, call }) {
       if (reply.ok) {
         // Said when the game becomes lost; a lost game stays lost as it goes on (play.js).
         const lost = reply.solvable === "no";
-        if (lost && !state.lost) sayLost(reply);
+        if (lost && !state.lost && (!replayed || reply.deal_lost)) sayLost(reply);
         state.solvable = reply.solvable;
         state.lost = lost ? { move: reply.lost, deal: reply.deal_lost } : null;
       }

@@ -20,6 +20,7 @@ const TAP_KEY = "freecell.tap-to-move";
 const GRADE_KEY = "freecell.random-grade";
 const SETTLE_MS = 100; // a deal's rest on the table before the worker searches it (settle)
 const COARSE = matchMedia("(pointer: coarse)"); // the primary pointer is a finger
+const MIN_CELLS = new Set(rules.min_cells); // what a deal's fewest free cells can be
 // The requests that only play on: a game they leave lost was lost before them.
 const FORWARD = new Set(["play", "play_card", "play_move", "auto_moves"]);
 
@@ -64,9 +65,11 @@ export function createPlay({ state, bridge, view, messages, stats }) {
 
   /**
    * The game changed: record it, keep its history for a reload, and have the guard check it.
-   * `forward`: the change only played on (or changed nothing), so a lost game is still lost.
+   * `forward`: the change only played on (or changed nothing), so a lost game is still lost;
+   * `replayed`: it went back or forth in the game's history (Undo, Redo, the slider), so a
+   * loss it comes back to was said when its move was made, and is not said again.
    */
-  function record(game, { forward = false, opened = false } = {}) {
+  function record(game, { forward = false, opened = false, replayed = false } = {}) {
     state.game = game;
     state.selection = null;
     state.targets = [];
@@ -75,7 +78,7 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     state.solvable = stillLost ? "no" : null;
     if (!stillLost) state.lost = null;
     keep(game);
-    if (!opened) guard.changed();
+    if (!opened) guard.changed({ replayed });
   }
 
   // A deal just opened is checked, graded and looked up (its fewest free cells) once it has
@@ -209,10 +212,23 @@ export function createPlay({ state, bridge, view, messages, stats }) {
   function minCells(number) {
     call("min_cells").then((reply) => {
       if (state.deal !== number) return; // another deal opened
-      state.minCells = reply.ok ? reply.min_cells : null;
+      // Anything but a value (the table failed, or a reply without one) shows nothing.
+      state.minCells = reply.ok && MIN_CELLS.has(reply.min_cells) ? reply.min_cells : null;
       state.pending.minCells = false;
       view.render(state);
     });
+  }
+
+  // What Python said of the last deal it refused to open (showOpened), for a link's refusal.
+  let refusal = null;
+
+  /**
+   * A link's deal was refused (`said`: why): say it over a random deal, as a link's bad date
+   * or grade is, and point the URL at the deal shown.
+   */
+  async function refusedLink(said) {
+    await openGame({ text: String(randomDeal()) }, "replace");
+    messages.say(said);
   }
 
   /**
@@ -222,7 +238,8 @@ export function createPlay({ state, bridge, view, messages, stats }) {
   function showOpened(reply, historyMode, daily = null) {
     if (reply.faces) state.faces = reply.faces;
     if (!reply.ok) {
-      messages.say(saidRefusal(reply, state));
+      refusal = saidRefusal(reply, state);
+      messages.say(refusal);
       view.render(state);
       return false;
     }
@@ -237,11 +254,10 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     stats.opened(state.game);
     const notice = { code: reply.notice_code, params: reply.notice_params };
     const before = stats.deal(state.deal);
-    const end = [-1, 1].find((by) => neighbour(by) === null);
+    // (At an end of the deals the disabled button shows it; Prev or Next pressed there says why.)
     if (reply.notice) messages.say(() => fromPython(reply.notice, notice, state.faces));
     else if (daily) messages.say(() => t("daily.opened", { date: daily }));
     else if (before) messages.say(() => t("stats.won-before", { count: before.fewest }));
-    else if (end) messages.say(() => endOfDeals(end));
     else messages.say("");
     // A link whose moves were cut short is corrected to the moves that were played.
     const mode = historyMode === "none" && reply.notice ? "replace" : historyMode;
@@ -282,7 +298,8 @@ export function createPlay({ state, bridge, view, messages, stats }) {
 
   /**
    * Open what the URL names: a deal, the daily deal of a date (`daily`, today's UTC date when
-   * empty), a random deal of a grade (`deal=random&grade=4`), else a random deal. Resolves
+   * empty), a random deal of a grade (`deal=random&grade=4`), else a random deal. A link's bad
+   * deal (or more than one), like a bad date or grade, is said over a random deal. Resolves
    * once the deal is open (after the search for it, which does not hold the queue).
    */
   function fromUrl(historyMode) {
@@ -290,9 +307,8 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     const opened = enqueue(async () => {
       const { deal, moves, daily, grade } = readUrl();
       if (deal.kind === "many") {
-        messages.say(() =>
-          t("link.many-deals", { min: String(rules.min_deal), max: String(rules.max_deal) }),
-        );
+        const params = { min: String(rules.min_deal), max: String(rules.max_deal) };
+        await refusedLink(() => t("link.many-deals", params));
         return;
       }
       const anyDeal = deal.kind === "none" || deal.text.trim().toLowerCase() === "random";
@@ -312,6 +328,10 @@ export function createPlay({ state, bridge, view, messages, stats }) {
         linked ? historyMode : "replace",
         true,
       );
+      if (!opened && linked) {
+        await refusedLink(refusal);
+        return;
+      }
       // A language chosen earlier stays in the URL of the entry gone back to.
       if (opened && state.languageChosen && !readUrl().language) writeUrl(state);
       if (opened && linked && daily !== null) search = confirmDaily(daily || utcDate(), state.deal);
@@ -347,7 +367,8 @@ export function createPlay({ state, bridge, view, messages, stats }) {
   ) {
     if (!state.game) return false;
     const reply = await call(op, args);
-    if (reply.game) record(reply.game, { forward: FORWARD.has(op) || !reply.ok });
+    const forward = FORWARD.has(op) || !reply.ok;
+    if (reply.game) record(reply.game, { forward, replayed: !forward });
     if (!reply.ok) {
       if (!refused) messages.note(saidRefusal(reply, state));
       view.render(state);

@@ -28,7 +28,9 @@ const operations = {
   hint: (session) => session.hint(),
   check: (session) => session.check(),
   grade: (session) => session.grade(),
-  min_cells: (session, { table = "" }) => session.min_cells(String(table)),
+  // Without a table's text Python asks for the table; with it, even empty, it reads it.
+  min_cells: (session, { table }) =>
+    table === undefined ? session.min_cells() : session.min_cells(String(table)),
   daily: (session, { date }) => session.daily(String(date)),
   random_deal: (session, { grade, seed }) => session.random_deal(String(grade), String(seed)),
   undo_to_winnable: (session) => session.undo_to_winnable(),
@@ -67,8 +69,9 @@ const SEARCHING = new Set(["hint", "check", "grade", "identify", ...FINDING]);
 /**
  * The requests' answerer on a Session (a promise of it): answer({id, op, args}) posts the
  * reply ({type: "reply", id, reply}) once Python is ready and has answered. `siteText(path)`
- * is a promise of a site file's text, for a reply that names a table Python needs ({table}):
- * the request is asked again with it.
+ * is a promise of a site file's {text, keep, forget}, for a reply that names a table Python
+ * needs ({table}): the request is asked again with the text, then the file is kept if Python
+ * read it, else forgotten.
  */
 export function createRequests(session, siteText) {
   const waiting = []; // {id, op, args} of the requests waiting for a search
@@ -130,7 +133,12 @@ export function createRequests(session, siteText) {
     if (reply.ok && reply.table) {
       const path = reply.table;
       siteText(path).then(
-        (table) => postMessage({ type: "reply", id, reply: call(python, op, { ...args, table }) }),
+        ({ text, keep, forget }) => {
+          const answered = call(python, op, { ...args, table: text });
+          if (answered.ok) keep();
+          else forget(); // Python found it broken: the next deal fetches it again
+          postMessage({ type: "reply", id, reply: answered });
+        },
         (error) => {
           const failure = `${path}: ${String(error?.message ?? error)}`;
           postMessage({ type: "reply", id, reply: { ok: false, error: failure } });

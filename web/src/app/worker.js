@@ -157,18 +157,20 @@ api.then(
 
 const session = api.then((web) => web.Session());
 session.catch(() => {}); // a failed boot is reported above
-// A data file of the site that Python asks for (min_cells' table): fetched once (again only
-// after a failure), and kept for the service worker on a first visit, as the boot's files are.
+// A data file of the site that Python asks for (min_cells' table): fetched once (again after a
+// failure, or once Python found it broken), and kept for the service worker on a first visit,
+// as the boot's files are, once Python has read it: a broken copy is never kept.
 const texts = new Map();
 function siteText(path) {
   if (!texts.has(path)) {
     const url = new URL(path, root).href;
-    const text = downloads.network(url).then((response) => {
+    const forget = () => texts.delete(path);
+    const text = downloads.network(url).then(async (response) => {
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      downloads.keep(url, response.clone());
-      return response.text();
+      const copy = response.clone();
+      return { text: await response.text(), keep: () => downloads.keep(url, copy), forget };
     });
-    text.catch(() => texts.delete(path));
+    text.catch(forget);
     texts.set(path, text);
   }
   return texts.get(path);
