@@ -4,13 +4,16 @@ import io
 import os
 import re
 import subprocess
+import sys
 import tracemalloc
 
 import pytest
+from hypothesis import example, given, settings
 
 from freecell import MOVE_PATTERN, VALID_DEALS_TEXT, Game, Position, deal, format_deal
 from freecell._cli.replay import move_words, numbered_move_words, replay_main
-from helpers import SOLUTIONS
+from freecell._fcs import parse_position
+from helpers import SOLUTIONS, move_lines
 
 SOLVED_DEALS = sorted(
     int(p.stem) for p in SOLUTIONS.glob("*.txt") if re.fullmatch(r"-?[0-9]+", p.stem)
@@ -270,3 +273,52 @@ class TestStreaming:
         start = Position.from_deal(deal(6))
         assert (status, out.getvalue(), err.getvalue()) == (0, f"{start}\n", "")
         assert peak < 1_000_000
+
+
+class TestFuzz:
+    @settings(max_examples=300, deadline=2000)
+    @given(move_lines)
+    @example("83\n2a\n1z\n")
+    @example("83\x002a\n")
+    def test_any_lines_replay_or_fail_naming_the_move_or_line(self, text: str) -> None:
+        """Any lines on stdin: status 0 and a position, or 1 with one line and the position met."""
+        out, err = io.StringIO(), io.StringIO()
+        tracemalloc.start()
+        try:
+            status = replay_main(["617"], io.StringIO(text), out, err)
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert peak < 2_000_000 + 10 * len(text)
+        if status == 0:
+            assert err.getvalue() == ""
+            parse_position(out.getvalue())
+            return
+        assert (status, out.getvalue()) == (1, "")
+        first, second, *position = err.getvalue().splitlines()
+        assert first.startswith("freecell replay: ")
+        assert " on line " in first or first.startswith("freecell replay: line ")
+        assert len(first) < 600
+        assert second.startswith("position before move ")
+        parse_position("\n".join(position))
+
+    @pytest.mark.parametrize(
+        "data",
+        [b"83\n2a\n1z\n", b"83\x002a\n", b"8a 8b\n\x1b[31m\n", b"Move: 5x\n", b"\xff\xfe\n",
+         b"5a\n" * 300_000],
+    )  # fmt: skip
+    def test_in_a_real_process(self, data: bytes) -> None:
+        """A few damaged inputs in a real process: status 1 (2 for bytes that are not text)."""
+        result = subprocess.run(
+            [sys.executable, "-m", "freecell", "replay", "617"],
+            input=data,
+            capture_output=True,
+            check=False,
+            timeout=60,
+        )
+        lines = result.stderr.decode().splitlines()
+        assert result.returncode == (2 if data.startswith(b"\xff") else 1), lines
+        assert result.stdout == b""
+        assert lines[0].startswith("freecell replay: ")
+        assert len(lines[0]) < 250
+        assert b"Traceback" not in result.stderr
