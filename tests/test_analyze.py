@@ -876,12 +876,13 @@ class TestResources:
         assert (status, out) == (1, ""), err
         assert "could not start" in one_line(err)
 
-    def test_a_huge_chunk_is_refused(self) -> None:
+    def test_a_huge_chunk_is_refused(self, tmp_path: Path) -> None:
         """--chunk has a ceiling: one line naming it, before any work."""
-        status, out, err = run("1..5", "--chunk", "99999999999999", "--out", "x")
+        status, out, err = run("1..5", "--chunk", "99999999999999", "--out", str(tmp_path))
         assert (status, out) == (2, "")
         assert "a whole number from 1 to 100000, not '99999999999999'" in one_line(err)
-        assert run("1", "--chunk", "100001", "--out", "x")[0] == 2
+        assert run("1", "--chunk", "100001", "--out", str(tmp_path))[0] == 2
+        assert list(tmp_path.iterdir()) == []
 
 
 class TestFolderAccess:
