@@ -19,6 +19,7 @@ import io
 import json
 import os
 import pty
+import re
 import resource
 import shutil
 import signal
@@ -1093,3 +1094,60 @@ class TestChunkCheck:
         assert sorted(p.name for p in (done / "rejected").iterdir()) == sorted(
             [FIRST, FIRST.replace(".parquet", ".1.parquet")]
         )
+
+    @pytest.mark.parametrize(
+        ("held", "named", "reason"),
+        [
+            ([1, 2, 3, 7, 8], "1..3 7..8", None),
+            ([1, 2, 3, 7, 8], "1..3 6..7", "holds deals 1..3 7..8, not 1..3 6..7"),
+            ([1, 2, 4, 7, 8], "1..3 7..8", "holds deals 1..2 4 7..8, not 1..3 7..8"),
+            ([1, 2, 3, 8, 7], "1..3 7..8", "holds its rows out of order"),
+            ([1, 2, 2, 3], "1..3", "holds 4 rows for its 3 deals"),
+            ([1, 2], "1..3", "holds deals 1..2, not 1..3"),
+            ([5, 6], "5..6 1", "names deals 5..6 1 outside its chunk, or out of order"),
+            ([9, 10], "9..10", "names deals 9..10 outside its chunk, or out of order"),
+            ([], "", None),
+        ],
+    )
+    def test_what_a_file_must_hold(
+        self, tmp_path: Path, held: list[int], named: str, reason: str | None
+    ) -> None:
+        """A file counts when its deal column is exactly the deals its metadata names."""
+        columns = analyze.error_rows(held)  # as they are, not sorted as dataset.table does
+        result = pa.array(columns["result"], pa.string()).dictionary_encode()
+        result = result.cast(dataset.SCHEMA.field("result").type)
+        rows = pa.table({**columns, "result": result}, schema=dataset.SCHEMA)
+        stamp = dataset.Stamp(freecell.__version__, 20000, None, 8)
+        metadata = stamp.metadata((1, 8), dataset.parse_intervals(named))
+        path = tmp_path / dataset.chunk_name((1, 8))
+        pq.write_table(rows.replace_schema_metadata(metadata), path)
+        if reason is None:
+            assert dataset.check(path, (1, 8)).deals == dataset.parse_intervals(named)
+        else:
+            with pytest.raises(dataset.BadFileError, match=f"^{re.escape(reason)}$"):
+                dataset.check(path, (1, 8))
+
+    def test_a_file_of_another_chunk_or_columns(self, tmp_path: Path) -> None:
+        """A file named for one chunk with another's metadata, or other columns, does not count."""
+        stamp = dataset.Stamp(freecell.__version__, 20000, None, 8)
+        dataset.write(tmp_path, (9, 16), dataset.table(analyze.error_rows(range(9, 17))),
+                      [(9, 16)], stamp)  # fmt: skip
+        source = tmp_path / dataset.chunk_name((9, 16))
+        path = tmp_path / dataset.chunk_name((1, 8))
+        source.rename(path)
+        with pytest.raises(
+            dataset.BadFileError, match="^" + re.escape("is named for chunk 1..8, its metadata")
+        ):
+            dataset.check(path, (1, 8))
+        rows = pq.read_table(path)
+        plain = rows.set_column(1, "result", rows["result"].cast(pa.string()))
+        pq.write_table(plain.replace_schema_metadata(stamp.metadata((1, 8), [(9, 16)])), path)
+        with pytest.raises(
+            dataset.BadFileError, match="^" + re.escape("names deals 9..16 outside its chunk")
+        ):
+            dataset.check(path, (1, 8))
+        dataset.write(tmp_path, (1, 8), plain, [(1, 8)], stamp)
+        with pytest.raises(
+            dataset.BadFileError, match="^" + re.escape("has not the columns of freecell")
+        ):
+            dataset.check(path, (1, 8), None)

@@ -57,6 +57,7 @@ from freecell._deal import (
     parse_deal_spec,
 )
 from freecell._difficulty import difficulty
+from freecell._errors import shorten
 from freecell._notation import FREECELLS
 from freecell._solver import Solver
 
@@ -442,7 +443,16 @@ class _ClusterError(Exception):
 
 
 def _reason(error: BaseException) -> str:
-    return getattr(error, "strerror", None) or str(error) or type(error).__name__
+    r"""Return why an error happened, as a short line.
+
+    That is the system's words, or the first 40 characters of a library's message (which may
+    quote whole inputs, over several lines).
+
+    >>> _reason(PermissionError(13, "Permission denied")), _reason(ValueError("a\nb" * 30))[-4:]
+    ('Permission denied', ' ba…')
+    """
+    text = getattr(error, "strerror", None) or str(error) or type(error).__name__
+    return shorten(" ".join(text.split()))
 
 
 @contextmanager
@@ -889,10 +899,16 @@ class _Driver:
         if future.status == "error":
             error = future.exception()
             if isinstance(error, ImportError):
-                msg = f"a worker cannot run the task ({error}): install {_PACKAGE} on every one"
+                msg = (
+                    f"a worker cannot run the task ({_reason(error)}): "
+                    f"install {_PACKAGE} on every one"
+                )
                 raise _ClusterError(msg)
             if not isinstance(error, KilledWorker):
-                msg = f"deals {parts[0][0]}..{parts[-1][1]} failed on the cluster: {error!r}"
+                msg = (
+                    f"deals {parts[0][0]}..{parts[-1][1]} failed on the cluster: "
+                    f"{type(error).__name__}: {_reason(error)}"
+                )
                 raise _ClusterError(msg)
             numbers = [n for a, b in parts for n in range(a, b + 1)]
             if len(numbers) > 1:  # which deal ends its worker? each alone will tell
@@ -937,7 +953,7 @@ class _Driver:
                 current = read_chunk_file(path, job.chunk)
                 old = read_table(path)
             except (BadFileError, OSError, ArrowException) as error:
-                msg = f"{path.name} changed during the run: {error}"
+                msg = f"{path.name} changed during the run: {_reason(error)}"
                 raise _RefusedError(msg) from None
             rows = merge(old, rows, replace=job.replace)
             deals = tuple(merged([*current.deals, *job.parts]))

@@ -167,13 +167,21 @@ def _arrow_reason(error: BaseException) -> str:
     return shorten(" ".join(str(error).split()) or type(error).__name__)
 
 
-def read_chunk_file(path: Path, chunk: Interval) -> ChunkFile:
-    """Read a file's metadata and check it against its name; raise BadFileError if it is bad."""
+def _open(path: Path) -> Any:
+    """Open a Parquet file (its footer read), page checksums to be checked; raise BadFileError."""
     try:
-        raw = pq.read_schema(path).metadata or {}
+        return pq.ParquetFile(path, page_checksum_verification=True)
     except (OSError, pa.ArrowException) as error:
         msg = f"cannot be read ({_arrow_reason(error)})"
         raise BadFileError(msg) from None
+
+
+def read_chunk_file(path: Path, chunk: Interval, parquet: Any = None) -> ChunkFile:
+    """Read a file's metadata and check it against its name; raise BadFileError if it is bad.
+
+    ``parquet`` is the file already open (:func:`_open`), if it is.
+    """
+    raw = (parquet or _open(path)).schema_arrow.metadata or {}
     try:
         record = json.loads(raw[METADATA_KEY])
         stamp = Stamp(
@@ -255,13 +263,18 @@ def check(
     reads ``columns`` (by default only ``deal``; None: the whole file, every page's checksum
     verified) and keeps them in ``rows`` if asked.
     """
-    file = read_chunk_file(path, chunk)
+    parquet = _open(path)  # once: opening a file costs more than reading its deal column
+    file = read_chunk_file(path, chunk, parquet)
     wanted = columns if columns is None or "deal" in columns else ["deal", *columns]
     try:
-        rows = pq.read_table(path, columns=wanted, schema=SCHEMA, page_checksum_verification=True)
+        rows = parquet.read(columns=wanted)
     except (OSError, pa.ArrowException) as error:
         msg = f"cannot be read ({_arrow_reason(error)})"
         raise BadFileError(msg) from None
+    expected = pa.schema([SCHEMA.field(name) for name in rows.schema.names])
+    if rows.schema.names != (wanted or SCHEMA.names) or not rows.schema.equals(expected):
+        msg = "has not the columns of freecell analyze"
+        raise BadFileError(msg)
     _check_deals(rows["deal"], file.deals)
     return replace(file, rows=rows) if keep else file
 
