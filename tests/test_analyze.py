@@ -19,11 +19,14 @@ import io
 import json
 import os
 import pty
+import re
+import resource
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import tomllib
@@ -470,7 +473,7 @@ class TestExistingCluster:
         assert table["states"].to_pylist() == [s.states for s in expected]
         assert set(table["difficulty"].to_pylist()) == {None}
         assert {metadata(path)["cells"] for path in folder.glob("*.parquet")} == {3}
-        lines = dataset.summary(folder)
+        lines = dataset.summary(dataset.scan(folder, dataset.SUMMARY_COLUMNS, keep=True), folder)
         assert "--cells 3" in lines[0]
         assert not [line for line in lines if line.startswith("difficulty")]  # no grades
 
@@ -651,7 +654,7 @@ class TestBadInput:
             (["1..", "--out", "x"], "invalid range '1..'"),
             (["--out", "x"], "name at least one deal or range"),
             (["1..10"], "say where the dataset goes: --out DIR"),
-            (["1", "--out", "x", "--chunk", "0"], "write a whole number of at least 1, not '0'"),
+            (["1", "--out", "x", "--chunk", "0"], "write a whole number from 1 to 100000, not '0'"),
             (["1", "--out", "x", "--cells", "5"], "free cells from 0 to 4, not '5'"),
             (["1", "--out", "x", "--workers", "2", "--scheduler", "tcp://h:1"], "--workers"),
             (["1", "--summary", "x"], "--summary DIR reads a dataset"),
@@ -771,3 +774,380 @@ class TestPlanning:
     def test_the_worker_columns_are_the_schema(self) -> None:
         """What a worker sends back has the dataset's columns, in order."""
         assert list(analyze.COLUMNS) == dataset.SCHEMA.names
+
+
+# --- integrity: bounded resources, strict input, a folder that checks itself (issue 41) -------
+
+
+NOBODY = 65534
+"""The user that runs the command where a test needs one that root's rights do not cover."""
+
+
+def spawned_workers() -> set[int]:
+    """Return the Dask worker processes (multiprocessing's spawned children) under this one."""
+    found = set()
+    for child in psutil.Process().children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            if "spawn_main" in " ".join(child.cmdline()):
+                found.add(child.pid)
+    return found
+
+
+def run_unprivileged(*argv: str, limit: int | None = None) -> tuple[int, str, str]:
+    """Run the command as a user without root's rights (nobody, if this is root); return its ends.
+
+    ``limit`` caps that user's processes and threads (``ulimit -u``).
+    """
+
+    def restrict() -> None:
+        if limit is not None:
+            resource.setrlimit(resource.RLIMIT_NPROC, (limit, limit))
+
+    root = os.geteuid() == 0
+    result = subprocess.run(
+        [*FREECELL, *argv], capture_output=True, text=True, check=False, timeout=WAIT,
+        preexec_fn=restrict, cwd="/", env={**os.environ, "HOME": "/nonexistent"},
+        user=NOBODY if root else None, group=NOBODY if root else None,
+        extra_groups=[] if root else None,
+    )  # fmt: skip
+    return result.returncode, result.stdout, result.stderr
+
+
+@pytest.fixture
+def shared_tmp() -> Iterator[Path]:
+    """Return a new folder that any user may write in, as /tmp (pytest's own is its user's)."""
+    folder = Path(tempfile.mkdtemp(prefix="freecell-analyze-"))
+    folder.chmod(0o1777)
+    try:
+        yield folder
+    finally:
+        for path in [folder, *folder.rglob("*")]:
+            with contextlib.suppress(OSError):
+                path.chmod(0o755)
+        shutil.rmtree(folder)
+
+
+def one_line(err: str) -> str:
+    """Check that a message is one line of the command's, with no traceback; return it."""
+    assert err.startswith("freecell analyze: "), err
+    assert err.count("\n") == 1, err
+    assert "Traceback" not in err
+    return err
+
+
+class TestResources:
+    """Every count the user gives has a ceiling: workers, chunk size."""
+
+    @pytest.mark.parametrize(
+        ("deals", "chunk", "expected"),
+        [("1..2", "250", 1), ("1..3", "1", min(2, len(os.sched_getaffinity(0))))],
+    )
+    def test_no_more_workers_than_cores_or_chunks(
+        self, tmp_path: Path, deals: str, chunk: str, expected: int
+    ) -> None:
+        """--workers 30 starts no more workers than the cores, nor than the chunks to run."""
+        most = 0
+        running = threading.Event()
+        running.set()
+        before = spawned_workers()  # the module cluster's, if it runs
+
+        def watch() -> None:
+            nonlocal most
+            while running.is_set():
+                most = max(most, len(spawned_workers() - before))
+                time.sleep(0.02)
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        try:
+            status, out, err = run(deals, "--chunk", chunk, "--workers", "30", *BUDGET,
+                                   "--out", str(tmp_path / "out"))  # fmt: skip
+        finally:
+            running.clear()
+            watcher.join()
+        assert (status, err) == (0, "")
+        assert "analysed" in out
+        assert most == expected
+
+    @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to run as a user of no processes")
+    def test_a_cluster_that_cannot_start_is_one_line(self, shared_tmp: Path) -> None:
+        """Under a tight `ulimit -u`, the cluster that cannot start is one line, status 1."""
+        status, out, err = run_unprivileged("1..5", "--chunk", "1", "--out",
+                                            str(shared_tmp / "out"), limit=8)  # fmt: skip
+        assert (status, out) == (1, ""), err
+        assert "could not start" in one_line(err)
+
+    def test_a_huge_chunk_is_refused(self, tmp_path: Path) -> None:
+        """--chunk has a ceiling: one line naming it, before any work."""
+        status, out, err = run("1..5", "--chunk", "99999999999999", "--out", str(tmp_path))
+        assert (status, out) == (2, "")
+        assert "a whole number from 1 to 100000, not '99999999999999'" in one_line(err)
+        assert run("1", "--chunk", "100001", "--out", str(tmp_path))[0] == 2
+        assert list(tmp_path.iterdir()) == []
+
+
+class TestFolderAccess:
+    """A folder the command cannot use: one line and status 2, never a traceback."""
+
+    @pytest.mark.parametrize(
+        "args",
+        [["1..5", "--out", ""], ["--summary", ""], ["1", "--min-cells", "", "x"]],
+    )
+    def test_an_empty_folder_name_is_refused(
+        self, args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """An empty folder name is no folder (it is not the current one): refused."""
+        monkeypatch.chdir(tmp_path)
+        status, out, err = run(*args)
+        assert (status, out) == (2, "")
+        assert "'': name a folder" in one_line(err)
+        assert list(tmp_path.iterdir()) == []
+
+    def test_under_a_folder_that_cannot_be_read(self, shared_tmp: Path) -> None:
+        """--out, --summary and --min-cells under a folder the user cannot enter: one line."""
+        closed = shared_tmp / "closed"
+        closed.mkdir(mode=0o700)
+        for args in (["1..5", "--out"], ["--summary"], ["1", "--min-cells"]):
+            status, out, err = run_unprivileged(*args, str(closed / "out"))
+            assert (status, out) == (2, ""), err
+            assert "Permission denied" in one_line(err)
+
+    def test_a_folder_that_cannot_be_listed(
+        self, shared_tmp: Path, embedded: tuple[Path, int, str, str]
+    ) -> None:
+        """A folder that can be entered but not read is refused, never said to hold no file."""
+        folder = shared_tmp / "out"
+        shutil.copytree(embedded[0], folder)
+        (folder / dataset.LOCK_NAME).unlink()  # root's: the user makes its own
+        folder.chmod(0o333)
+        for args in (["1..5", *BUDGET, "--out"], ["--summary"], ["1", "--min-cells"]):
+            status, out, err = run_unprivileged(*args, str(folder))
+            assert (status, out) == (2, ""), err
+            assert f"cannot read {quoted(str(folder))}: Permission denied" in one_line(err)
+
+
+class TestScheduler:
+    """Every --scheduler address works, or is refused in one line within seconds."""
+
+    @pytest.mark.parametrize(
+        "address",
+        ["tls://127.0.0.1:1", "ucx://127.0.0.1:1", "ws://127.0.0.1:1", "inproc://x",
+         "a" * 100, "tcp://127.0.0.1:99999", "tcp://127.0.0.1", "tcp://:8786"],
+    )  # fmt: skip
+    def test_an_address_we_cannot_use(self, tmp_path: Path, address: str) -> None:
+        """Another scheme, no port, a port out of range: one line quoting 40 characters at most."""
+        start = time.monotonic()
+        status, out, err = run("1", "--out", str(tmp_path), "--scheduler", address)
+        assert time.monotonic() - start < 5
+        assert (status, out) == (2, "")
+        assert "tcp://HOST:PORT" in one_line(err)
+        assert address[:41] not in err or len(address) <= 40
+
+    def test_a_refused_connection_is_refused_at_once(self, tmp_path: Path) -> None:
+        """A port where nothing listens is refused at once, not after the connect timeout."""
+        with socket.create_server(("127.0.0.1", 0)) as server:
+            port = server.getsockname()[1]  # free, and closed below: nothing listens there
+        address = f"tcp://127.0.0.1:{port}"
+        start = time.monotonic()
+        status, out, err = run("1", "--out", str(tmp_path), "--scheduler", address)
+        assert time.monotonic() - start < 5
+        assert (status, out) == (2, "")
+        assert one_line(err) == (
+            f"freecell analyze: nothing listens at {address!r} (connection refused)\n"
+        )
+
+    @pytest.mark.parametrize(
+        "answer",
+        [b"\xff" * 8 + bytes(range(256)), (2**31).to_bytes(8, "little") + b"x" * 64, b"HTTP/1.1"],
+    )
+    def test_a_port_that_answers_something_else(self, tmp_path: Path, answer: bytes) -> None:
+        """A server that answers bytes that are no Dask handshake: one line, within seconds."""
+        with socket.create_server(("127.0.0.1", 0)) as server:
+            address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+
+            def serve() -> None:
+                with contextlib.suppress(OSError):
+                    connection, _ = server.accept()
+                    with connection:
+                        connection.sendall(answer)
+                        time.sleep(3)
+
+            thread = threading.Thread(target=serve)
+            thread.start()
+            start = time.monotonic()
+            status, out, err = run("1", "--out", str(tmp_path), "--scheduler", address)
+            elapsed = time.monotonic() - start
+            thread.join()
+        assert elapsed < 5
+        assert (status, out) == (2, "")
+        assert one_line(err) == f"freecell analyze: {address!r} is no Dask scheduler\n"
+
+
+FIRST = "deals-0000000001..0000000008.parquet"
+"""The embedded run's file of deals 1..8."""
+
+
+def flip_deal_bytes(path: Path) -> None:
+    """Flip some bytes in the middle of a file's `deal` column (its data, not its footer)."""
+    flip(path, 0)
+
+
+def flip(path: Path, column: int) -> None:
+    """Flip a few bytes in the middle of one column's pages in a file."""
+    chunk = pq.ParquetFile(path).metadata.row_group(0).column(column)
+    start = chunk.dictionary_page_offset if chunk.has_dictionary_page else chunk.data_page_offset
+    middle = start + chunk.total_compressed_size // 2
+    data = bytearray(path.read_bytes())
+    for at in range(middle - 2, middle + 2):
+        data[at] ^= 0xFF
+    path.write_bytes(bytes(data))
+
+
+def truncate(path: Path) -> None:
+    """Cut a file in half, as a full disk or a copy stopped midway would."""
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+def other_deals(path: Path) -> None:
+    """Write the rows of deals 9..16 under the name and metadata of the file of 1..8."""
+    rows = pq.read_table(path.with_name("deals-0000000009..0000000016.parquet"))
+    pq.write_table(rows.replace_schema_metadata(pq.read_schema(path).metadata), path)
+
+
+def doubled(path: Path) -> None:
+    """Write a file's rows twice over, under its own metadata."""
+    rows = pq.read_table(path)
+    pq.write_table(pa.concat_tables([rows, rows]), path)
+
+
+DAMAGES = {
+    flip_deal_bytes: "cannot be read",
+    truncate: "cannot be read",
+    other_deals: "holds deals 9..16, not 1..8",
+    doubled: "holds 16 rows for its 8 deals",
+}
+"""What can happen to a chunk's file, and what the command says of it."""
+
+
+class TestChunkCheck:
+    """A file counts only if its rows are exactly its deals, each once, readable."""
+
+    @pytest.fixture
+    def done(self, tmp_path: Path, embedded: tuple[Path, int, str, str]) -> Path:
+        """Return a copy of the embedded run's folder."""
+        folder = tmp_path / "out"
+        shutil.copytree(embedded[0], folder)
+        return folder
+
+    @pytest.mark.parametrize("damage", DAMAGES, ids=lambda damage: damage.__name__)
+    def test_summary_leaves_out_a_damaged_file(self, done: Path, damage: Any) -> None:
+        """--summary counts the other files and says in one line which one it left out."""
+        damage(done / FIRST)
+        status, out, err = run("--summary", str(done))
+        assert status == 0
+        assert out.splitlines()[0].startswith("24 deals in 4 files ")
+        assert one_line(err).startswith(f"freecell analyze: not counted: {FIRST} {DAMAGES[damage]}")
+
+    @pytest.mark.parametrize("damage", DAMAGES, ids=lambda damage: damage.__name__)
+    def test_min_cells_leaves_out_a_damaged_file(self, done: Path, damage: Any) -> None:
+        """--min-cells leaves a damaged file's deals unknown and says so in one line."""
+        damage(done / FIRST)
+        status, out, err = run("1..30", "--min-cells", str(done))
+        assert status == 0
+        assert one_line(err).startswith(f"freecell analyze: not counted: {FIRST} {DAMAGES[damage]}")
+        (done / FIRST).unlink()
+        assert run("1..30", "--min-cells", str(done)) == (0, out, "")
+
+    @pytest.mark.parametrize("damage", DAMAGES, ids=lambda damage: damage.__name__)
+    def test_resume_moves_a_damaged_file_aside(self, done: Path, damage: Any, cluster: str) -> None:
+        """A resumed run moves the damaged file into rejected/ and solves its deals again."""
+        damage(done / FIRST)
+        damaged = (done / FIRST).read_bytes()
+        status, out, err = run("-2..30", *BUDGET, "--out", str(done), "--scheduler", cluster)
+        assert status == 0
+        assert one_line(err).startswith(f"freecell analyze: {FIRST} {DAMAGES[damage]}")
+        assert err.endswith(": moved into rejected/\n")
+        assert out.startswith("8 deals analysed")
+        assert (done / "rejected" / FIRST).read_bytes() == damaged
+        check_dataset(done, [-2, -1, *range(1, 31)])
+
+    def test_a_file_to_merge_is_read_whole(self, done: Path, cluster: str) -> None:
+        """A file that new deals join is checked whole: a damaged solution column is caught."""
+        path = done / "deals-0000000025..0000000032.parquet"
+        flip(path, analyze.COLUMNS.index("solution"))
+        status, out, err = run("25..32", *BUDGET, "--out", str(done), "--scheduler", cluster)
+        assert status == 0
+        assert f"{path.name} cannot be read" in one_line(err)
+        assert out.startswith("8 deals analysed")
+        check_dataset(done, [-2, -1, *range(1, 33)])
+
+    def test_rejected_files_keep_their_names_apart(self, done: Path) -> None:
+        """A second damaged file of one chunk goes beside the first, not over it."""
+        other_deals(done / FIRST)
+        for _ in range(2):
+            if not (done / FIRST).exists():  # damaged again, the same way
+                shutil.copy(done / "rejected" / FIRST, done / FIRST)
+            status, out, err = run("9..16", *BUDGET, "--out", str(done))
+            assert (status, out) == (0, f"all 8 deals are already in {quoted(str(done))}\n")
+            assert "holds deals 9..16, not 1..8: moved into" in one_line(err)
+        assert sorted(p.name for p in (done / "rejected").iterdir()) == sorted(
+            [FIRST, FIRST.replace(".parquet", ".1.parquet")]
+        )
+
+    @pytest.mark.parametrize(
+        ("held", "named", "reason"),
+        [
+            ([1, 2, 3, 7, 8], "1..3 7..8", None),
+            ([1, 2, 3, 7, 8], "1..3 6..7", "holds deals 1..3 7..8, not 1..3 6..7"),
+            ([1, 2, 4, 7, 8], "1..3 7..8", "holds deals 1..2 4 7..8, not 1..3 7..8"),
+            ([1, 2, 3, 8, 7], "1..3 7..8", "holds its rows out of order"),
+            ([1, 2, 2, 3], "1..3", "holds 4 rows for its 3 deals"),
+            ([1, 2], "1..3", "holds deals 1..2, not 1..3"),
+            ([5, 6], "5..6 1", "names deals 5..6 1 outside its chunk, or out of order"),
+            ([9, 10], "9..10", "names deals 9..10 outside its chunk, or out of order"),
+            ([], "", None),
+        ],
+    )
+    def test_what_a_file_must_hold(
+        self, tmp_path: Path, held: list[int], named: str, reason: str | None
+    ) -> None:
+        """A file counts when its deal column is exactly the deals its metadata names."""
+        columns = analyze.error_rows(held)  # as they are, not sorted as dataset.table does
+        result = pa.array(columns["result"], pa.string()).dictionary_encode()
+        result = result.cast(dataset.SCHEMA.field("result").type)
+        rows = pa.table({**columns, "result": result}, schema=dataset.SCHEMA)
+        stamp = dataset.Stamp(freecell.__version__, 20000, None, 8)
+        metadata = stamp.metadata((1, 8), dataset.parse_intervals(named))
+        path = tmp_path / dataset.chunk_name((1, 8))
+        pq.write_table(rows.replace_schema_metadata(metadata), path)
+        if reason is None:
+            assert dataset.check(path, (1, 8)).deals == dataset.parse_intervals(named)
+        else:
+            with pytest.raises(dataset.BadFileError, match=f"^{re.escape(reason)}$"):
+                dataset.check(path, (1, 8))
+
+    def test_a_file_of_another_chunk_or_columns(self, tmp_path: Path) -> None:
+        """A file named for one chunk with another's metadata, or other columns, does not count."""
+        stamp = dataset.Stamp(freecell.__version__, 20000, None, 8)
+        dataset.write(tmp_path, (9, 16), dataset.table(analyze.error_rows(range(9, 17))),
+                      [(9, 16)], stamp)  # fmt: skip
+        source = tmp_path / dataset.chunk_name((9, 16))
+        path = tmp_path / dataset.chunk_name((1, 8))
+        source.rename(path)
+        with pytest.raises(
+            dataset.BadFileError, match="^" + re.escape("is named for chunk 1..8, its metadata")
+        ):
+            dataset.check(path, (1, 8))
+        rows = pq.read_table(path)
+        plain = rows.set_column(1, "result", rows["result"].cast(pa.string()))
+        pq.write_table(plain.replace_schema_metadata(stamp.metadata((1, 8), [(9, 16)])), path)
+        with pytest.raises(
+            dataset.BadFileError, match="^" + re.escape("names deals 9..16 outside its chunk")
+        ):
+            dataset.check(path, (1, 8))
+        dataset.write(tmp_path, (1, 8), plain, [(1, 8)], stamp)
+        with pytest.raises(
+            dataset.BadFileError, match="^" + re.escape("has not the columns of freecell")
+        ):
+            dataset.check(path, (1, 8), None)

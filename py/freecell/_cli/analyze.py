@@ -21,17 +21,20 @@ them only when it runs, so ``import freecell`` and the page never do. See docs/a
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import logging
 import os
 import re
 import signal
+import socket
+import struct
 import tempfile
 import uuid
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain, islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TextIO
@@ -54,13 +57,14 @@ from freecell._deal import (
     parse_deal_spec,
 )
 from freecell._difficulty import difficulty
+from freecell._errors import shorten
 from freecell._notation import FREECELLS
 from freecell._solver import Solver
 
 if TYPE_CHECKING:
     from distributed import Client, Future
 
-    from freecell._cli.dataset import ChunkFile, Columns, Interval, Stamp
+    from freecell._cli.dataset import BadFile, ChunkFile, Columns, Interval, Stamp
 else:
     Interval = tuple[int, int]
     Columns = dict[str, list[Any]]
@@ -70,8 +74,14 @@ DEFAULT_CHUNK: Final = 250
 """Deals a chunk (a task, a file). A chunk of 250 deals takes 3 to 4 s to solve and 2 ms to
 write; the workers' last chunks end unevenly, by about half a chunk (1 to 2 s, under 1% of
 1..32000 on two cores), and 1..1,000,000 makes 4,000 files of 30 KB (docs/analyze.md)."""
+MAX_CHUNK: Final = 100_000
+"""The most deals a chunk: a task of 100,000 deals holds a worker for about half an hour (on
+the 2-core machine), its rows in the command's memory (about 40 MB) and a file of 12 MB."""
 _WINDOW_PER_THREAD: Final = 4  # chunks handed to the cluster ahead, per worker thread
 _MIN_WINDOW: Final = 32
+_HANDSHAKE_LIMIT: Final = 1 << 20
+"""The most bytes a scheduler's first message may announce (Dask's handshake: about 200);
+anything larger is no Dask scheduler, and reading it could take all the memory."""
 _PACKAGE: Final = "'freecell-deals[analyze]'"
 """What every machine of a cluster needs installed, the driver's as well as the workers'."""
 _EXTRA_MODULES: Final = ("distributed", "pyarrow", "tqdm")
@@ -274,25 +284,47 @@ docs/analyze.md.
 """
 
 
+def chunk_size(text: str) -> int:
+    """Read ``--chunk``: a whole number from 1 to MAX_CHUNK (an argparse ``type``).
+
+    >>> chunk_size("500")
+    500
+    >>> chunk_size("99999999999999")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: write a whole number from 1 to 100000, not '99999999999999'
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_CHUNK:
+        msg = f"write a whole number from 1 to {MAX_CHUNK}, not {quoted(text)}"
+        raise argparse.ArgumentTypeError(msg)
+    return value
+
+
 def _parser() -> Parser:
     parser = Parser(_PROG, description=_DESCRIPTION, epilog=_EPILOG)
     parser.add_argument("--out", metavar="DIR", help="the folder of the dataset (made if missing)")
     parser.add_argument(
         "--chunk",
-        type=positive_int,
+        type=chunk_size,
         metavar="N",
-        help=f"deals a chunk, a task and a file (default {DEFAULT_CHUNK}, or the folder's)",
+        help=f"deals a chunk, a task and a file, at most {MAX_CHUNK:,} "
+        f"(default {DEFAULT_CHUNK}, or the folder's)",
     )
     parser.add_argument(
         "--workers",
         type=positive_int,
         metavar="N",
-        help="worker processes of the embedded cluster (default: one per core)",
+        help="worker processes of the embedded cluster (default and most: one per core, "
+        "and never more than the chunks to solve)",
     )
     parser.add_argument(
         "--scheduler",
         metavar="ADDRESS",
-        help="use a running Dask cluster (tcp://HOST:8786) instead of starting one",
+        help="use a running Dask cluster (tcp://HOST:PORT) instead of starting one",
     )
     add_budget_arguments(
         parser, "seconds a search may take, per deal: a safety valve (default: no limit)"
@@ -333,9 +365,31 @@ def _check_reading(args: Any) -> None:
         msg = f"{option} reads datasets: name no --out, no --retry-unknown"
         raise UsageError(msg)
     for folder in args.min_cells or []:
-        if not Path(folder).exists() and _DEALS_LIKE.fullmatch(folder):
+        if _DEALS_LIKE.fullmatch(folder) and not _exists(Path(folder)):
             msg = f"{quoted(folder)} is no folder: name the deals before --min-cells"
             raise UsageError(msg)
+
+
+def _exists(path: Path) -> bool:
+    """Tell whether a path exists; one that cannot be looked at (no permission) does too."""
+    try:
+        path.stat()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _check_folder_names(args: Any) -> None:
+    """Refuse an empty folder name: it is no folder (Python would take the current one)."""
+    for option, value in (("--out", args.out), ("--summary", args.summary)):
+        if value == "":
+            msg = f"{option} '': name a folder (. for this one)"
+            raise UsageError(msg)
+    if "" in (args.min_cells or []):
+        msg = "--min-cells '': name a folder (. for this one)"
+        raise UsageError(msg)
 
 
 def _deals(texts: list[str]) -> list[Interval]:
@@ -354,6 +408,7 @@ def _deals(texts: list[str]) -> list[Interval]:
 
 def _request(args: Any) -> list[Interval]:
     """Check the command line as a whole; return the deals asked for. Raises UsageError."""
+    _check_folder_names(args)
     if args.summary is not None or args.min_cells is not None:
         _check_reading(args)
         if args.min_cells is None or not args.deals:
@@ -388,7 +443,16 @@ class _ClusterError(Exception):
 
 
 def _reason(error: BaseException) -> str:
-    return getattr(error, "strerror", None) or str(error) or type(error).__name__
+    r"""Return why an error happened, as a short line.
+
+    That is the system's words, or the first 40 characters of a library's message (which may
+    quote whole inputs, over several lines).
+
+    >>> _reason(PermissionError(13, "Permission denied")), _reason(ValueError("a\nb" * 30))[-4:]
+    ('Permission denied', ' ba…')
+    """
+    text = getattr(error, "strerror", None) or str(error) or type(error).__name__
+    return shorten(" ".join(text.split()))
 
 
 @contextmanager
@@ -398,10 +462,10 @@ def _folder(path: Path, text: str) -> Iterator[None]:
 
     from freecell._cli.dataset import LOCK_NAME  # noqa: PLC0415 - needs the extra
 
-    if path.exists() and not path.is_dir():
-        msg = f"--out {quoted(text)} is a file, not a folder"
-        raise _RefusedError(msg)
     try:
+        if path.exists() and not path.is_dir():
+            msg = f"--out {quoted(text)} is a file, not a folder"
+            raise _RefusedError(msg)
         path.mkdir(parents=True, exist_ok=True)
         lock = (path / LOCK_NAME).open("a")
     except OSError as error:
@@ -447,6 +511,7 @@ class _Plan:
     todo: int
     done: int
     stamp: Stamp
+    moved: list[BadFile] = field(default_factory=list)  # files that do not count, moved aside
 
 
 def _policy(files: dict[Interval, ChunkFile], args: Any, text: str) -> tuple[int, int]:
@@ -500,21 +565,37 @@ def _plan(folder: Path, args: Any, request: list[Interval]) -> _Plan:
     """Read the folder and plan the run; raise _RefusedError if the folder is refused."""
     from freecell import __version__  # noqa: PLC0415 - the package imports its commands' parts
     from freecell._cli.dataset import (  # noqa: PLC0415 - needs the extra
-        FolderError,
+        BadFile,
+        BadFileError,
         Stamp,
+        check,
+        move_aside,
         remove_leftovers,
         scan,
     )
 
     remove_leftovers(folder)
-    try:
-        files = scan(folder)
-    except FolderError as error:
-        raise _RefusedError(str(error)) from None
+    # A retry rewrites every file: each is read whole (deal column only, otherwise).
+    found = scan(folder, None if args.retry_unknown else ["deal"])
+    files, bad = found.files, list(found.bad)
+    for chunk, file in list(files.items()):  # a file that new deals join is read whole too
+        joined = subtract(request, subtract(request, [chunk]))
+        if subtract(joined, file.deals):
+            try:
+                check(file.path, chunk, None)
+            except BadFileError as error:
+                bad.append(BadFile(file.path, str(error)))
+                del files[chunk]
+    for each in bad:  # the files are the record: one that does not count is moved aside
+        try:
+            move_aside(each)
+        except OSError as error:
+            msg = f"{each}, and cannot be moved aside: {_reason(error)}"
+            raise _RefusedError(msg) from None
     size, cells = _policy(files, args, args.out)
     stamp = Stamp(__version__, args.max_states, args.timeout, size, cells)
     if args.retry_unknown:
-        return _retry_plan(files, stamp, args.out)
+        return replace(_retry_plan(files, stamp, args.out), moved=bad)
     done = sum(count(subtract(request, subtract(request, f.deals))) for f in files.values())
 
     def jobs() -> Iterator[_Job]:
@@ -524,7 +605,7 @@ def _plan(folder: Path, args: Any, request: list[Interval]) -> _Plan:
             if missing:
                 yield _Job(chunk, tuple(missing))
 
-    return _Plan(jobs(), count(request) - done, done, stamp)
+    return _Plan(jobs(), count(request) - done, done, stamp, bad)
 
 
 def _retry_plan(files: dict[Interval, ChunkFile], stamp: Stamp, text: str) -> _Plan:
@@ -556,14 +637,71 @@ def _quiet_logs() -> Iterator[None]:
         yield
 
 
+def _host_port(address: str) -> tuple[str, int]:
+    """Return the host and port of a ``tcp://HOST:PORT`` address; raise _RefusedError if none.
+
+    Dask's other protocols (``tls://``, ``ucx://``, ``ws://``, ``inproc://``) need settings or
+    libraries that this command does not set up: they are refused.
+    """
+    from distributed.comm.addressing import parse_address, parse_host_port  # noqa: PLC0415
+
+    scheme, location = parse_address(address)
+    try:
+        host, port = parse_host_port(location)
+    except ValueError:
+        host, port = "", 0
+    if scheme != "tcp" or not host or not 0 < port < 1 << 16:
+        msg = (
+            f"--scheduler {quoted(address)} is no address this command uses: write tcp://HOST:PORT"
+        )
+        raise _RefusedError(msg)
+    return host, port
+
+
+def _first_bytes(host: str, port: int, size: int, timeout: float) -> bytes:
+    """Connect to a server and return the first ``size`` bytes it sends (fewer if it stops).
+
+    Raises OSError: ConnectionRefusedError at once where nothing listens, TimeoutError when
+    the server sends nothing within the timeout.
+    """
+    with socket.create_connection((host, port), timeout=timeout) as connection:
+        data = b""
+        while len(data) < size and (part := connection.recv(size - len(data))):
+            data += part
+    return data
+
+
 def _probe(address: str, timeout: float) -> None:
     """Check that a Dask scheduler answers at an address within the timeout; raise if not.
 
-    Dask's own client waits for ever on a server that takes the connection and says nothing.
+    A Dask server speaks first: its handshake, a message of a few hundred bytes announced by
+    its length (8 bytes). The probe reads those 8 bytes itself, so that a port where nothing
+    listens is refused at once, and a server that sends other bytes (which Dask's client
+    would take for a length of gigabytes) is refused without reading further; then it asks
+    the scheduler who it is, as Dask's client does, within the timeout. Dask's own client
+    waits for ever on a server that takes the connection and says nothing.
     """
     import asyncio  # noqa: PLC0415 - only --scheduler needs it
 
     from distributed.core import rpc  # noqa: PLC0415 - the extra
+
+    host, port = _host_port(address)
+    silent = f"no Dask scheduler answered at {quoted(address)} within {timeout:g} s"
+    stranger = f"{quoted(address)} is no Dask scheduler"
+    try:
+        first = _first_bytes(host, port, 8, timeout)
+    except ConnectionRefusedError:
+        msg = f"nothing listens at {quoted(address)} (connection refused)"
+        raise _RefusedError(msg) from None
+    except socket.gaierror:
+        msg = f"--scheduler {quoted(address)}: no host {quoted(host)} is known"
+        raise _RefusedError(msg) from None
+    except OSError:  # TimeoutError among them
+        raise _RefusedError(silent) from None
+    if len(first) < 8:
+        raise _RefusedError(silent if not first else stranger)
+    if struct.unpack("<Q", first)[0] > _HANDSHAKE_LIMIT:
+        raise _RefusedError(stranger)
 
     async def identity() -> Any:
         async with rpc(address, timeout=timeout) as scheduler:
@@ -571,19 +709,17 @@ def _probe(address: str, timeout: float) -> None:
 
     try:
         answer = asyncio.run(asyncio.wait_for(identity(), timeout))
-    except ValueError as error:
-        msg = f"--scheduler {quoted(address)} is no address of a Dask scheduler: {error}"
-        raise _RefusedError(msg) from None
-    except (OSError, TimeoutError, EOFError):
-        answer = None
+    except (OSError, TimeoutError):
+        raise _RefusedError(silent) from None
+    except Exception:  # noqa: BLE001 - whatever the bytes were, they were no scheduler's
+        raise _RefusedError(stranger) from None
     if not isinstance(answer, dict) or answer.get("type") != "Scheduler":
-        msg = f"no Dask scheduler answered at {quoted(address)} within {timeout:g} s"
-        raise _RefusedError(msg)
+        raise _RefusedError(stranger)
 
 
 @contextmanager
-def _cluster(args: Any) -> Iterator[Client]:
-    """Connect to the --scheduler, or start an embedded cluster; close it all on the way out."""
+def _cluster(args: Any, workers: int) -> Iterator[Client]:
+    """Connect to the --scheduler, or start an embedded cluster of ``workers``; close it all."""
     import dask  # noqa: PLC0415 - the extra
     from distributed import Client, LocalCluster  # noqa: PLC0415 - the extra
 
@@ -596,19 +732,61 @@ def _cluster(args: Any) -> Iterator[Client]:
             with Client(args.scheduler, timeout=timeout, set_as_default=False) as client:
                 yield client
             return
-        workers = args.workers or len(os.sched_getaffinity(0))
-        with (
-            dask.config.set(_LOCAL_CONFIG),
-            LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address="127.0.0.1:0",  # its web server, on a free port of loopback
-                silence_logs=logging.CRITICAL,
-            ) as cluster,
-            Client(cluster, set_as_default=False) as client,
-        ):
-            yield client
+        with dask.config.set(_LOCAL_CONFIG):
+            try:
+                with _children_quiet():
+                    cluster = LocalCluster(
+                        n_workers=workers,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address="127.0.0.1:0",  # its web server, on loopback
+                        silence_logs=logging.CRITICAL,
+                    )
+            except (OSError, RuntimeError) as error:
+                # Its processes that did start are reaped at exit: not a line about them.
+                logging.getLogger("distributed").setLevel(logging.CRITICAL)
+                msg = (
+                    f"could not start {workers} worker process{'es' if workers > 1 else ''} "
+                    f"({_reason(error)}): the system's limit of processes (ulimit -u) or "
+                    "memory is too low"
+                )
+                raise _ClusterError(msg) from None
+            with cluster, Client(cluster, set_as_default=False) as client:
+                yield client
+
+
+@contextmanager
+def _children_quiet() -> Iterator[None]:
+    """Give the processes started in the block a standard error that goes nowhere.
+
+    A worker process that cannot start (too many processes, ``ulimit -u``) prints its
+    traceback before Dask's logging is set up in it: the command says it in one line instead.
+    """
+    saved = os.dup(2)
+    try:
+        nowhere = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(nowhere, 2)
+        os.close(nowhere)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def worker_count(wanted: int | None, tasks: int) -> int:
+    """Return the embedded cluster's size: ``wanted`` (default a core each), at most that.
+
+    Never more workers than cores, nor than ``tasks``.
+
+    The solver is pure Python, one core a process: more workers than cores only share them
+    (each costing memory and processes), and more than the tasks wait for nothing.
+
+    >>> cores = len(os.sched_getaffinity(0))
+    >>> worker_count(None, 1000) == cores, worker_count(1000, 1000) == cores, worker_count(30, 1)
+    (True, True, 1)
+    """
+    cores = len(os.sched_getaffinity(0))
+    return max(1, min(wanted or cores, cores, tasks))
 
 
 class _Progress:
@@ -721,10 +899,16 @@ class _Driver:
         if future.status == "error":
             error = future.exception()
             if isinstance(error, ImportError):
-                msg = f"a worker cannot run the task ({error}): install {_PACKAGE} on every one"
+                msg = (
+                    f"a worker cannot run the task ({_reason(error)}): "
+                    f"install {_PACKAGE} on every one"
+                )
                 raise _ClusterError(msg)
             if not isinstance(error, KilledWorker):
-                msg = f"deals {parts[0][0]}..{parts[-1][1]} failed on the cluster: {error!r}"
+                msg = (
+                    f"deals {parts[0][0]}..{parts[-1][1]} failed on the cluster: "
+                    f"{type(error).__name__}: {_reason(error)}"
+                )
                 raise _ClusterError(msg)
             numbers = [n for a, b in parts for n in range(a, b + 1)]
             if len(numbers) > 1:  # which deal ends its worker? each alone will tell
@@ -747,7 +931,10 @@ class _Driver:
 
     def _write(self, chunk: _Chunk) -> None:
         """Write a chunk's file, with the rows of its file if it has one (see dataset.write)."""
+        from pyarrow import ArrowException  # type: ignore[import-untyped]  # noqa: PLC0415
+
         from freecell._cli.dataset import (  # noqa: PLC0415 - needs the extra
+            BadFileError,
             chunk_name,
             merge,
             read_chunk_file,
@@ -762,8 +949,13 @@ class _Driver:
         path = self.folder / chunk_name(job.chunk)
         deals = job.parts
         if path.exists():  # read it again: the file, not our memory, is the record
-            current = read_chunk_file(path, job.chunk)
-            rows = merge(read_table(path), rows, replace=job.replace)
+            try:
+                current = read_chunk_file(path, job.chunk)
+                old = read_table(path)
+            except (BadFileError, OSError, ArrowException) as error:
+                msg = f"{path.name} changed during the run: {_reason(error)}"
+                raise _RefusedError(msg) from None
+            rows = merge(old, rows, replace=job.replace)
             deals = tuple(merged([*current.deals, *job.parts]))
         write(self.folder, job.chunk, rows, deals, self.plan.stamp)
 
@@ -780,9 +972,12 @@ def _missing_extra() -> str | None:
 
 def _analyze(args: Any, request: list[Interval], stdout: TextIO, stderr: TextIO) -> None:
     """Run the analysis into --out; raise _RefusedError or _ClusterError."""
+    from freecell._cli.dataset import REJECTED  # noqa: PLC0415 - needs the extra
+
     folder = Path(args.out)
     with _folder(folder, args.out):
         plan = _plan(folder, args, request)
+        stderr.writelines(f"{_PROG}: {file}: moved into {REJECTED}/\n" for file in plan.moved)
         progress = _Progress(stderr, plan.todo, plan.done)
         try:
             if plan.todo == 0:  # no cluster needed
@@ -792,7 +987,12 @@ def _analyze(args: Any, request: list[Interval], stdout: TextIO, stderr: TextIO)
                 else:
                     stdout.write(f"all {plan.done:,} deals are already in {quoted(args.out)}\n")
                 return
-            with _cluster(args) as client:
+            workers = 0  # a --scheduler's cluster has its own
+            if args.scheduler is None:  # a worker a task at most: see how many there are
+                first = list(islice(plan.jobs, worker_count(args.workers, plan.todo)))
+                plan = replace(plan, jobs=chain(first, plan.jobs))
+                workers = worker_count(args.workers, sum(1 for job in first if job.parts))
+            with _cluster(args, workers) as client:
                 if not client.nthreads():
                     stderr.write(f"{_PROG}: the cluster has no worker yet: waiting for one\n")
                 _Driver(client, folder, plan, progress).run()
@@ -802,6 +1002,24 @@ def _analyze(args: Any, request: list[Interval], stdout: TextIO, stderr: TextIO)
         f"{sum(progress.counts.values()):,} deals analysed into {quoted(args.out)} "
         f"({progress.text()}); {plan.done:,} were there before\n"
     )
+
+
+def _read(args: Any, request: list[Interval], stdout: TextIO, stderr: TextIO) -> None:
+    """Print --summary or --min-cells; say which files do not count, a line each, on stderr."""
+    from freecell._cli import dataset  # noqa: PLC0415 - needs the extra
+
+    if args.summary is not None:
+        folder = Path(args.summary)
+        found = dataset.scan(folder, dataset.SUMMARY_COLUMNS, keep=True)
+        stderr.writelines(f"{_PROG}: not counted: {file}\n" for file in found.bad)
+        stdout.writelines(f"{line}\n" for line in dataset.summary(found, folder))
+        return
+    folders = {}
+    for text in args.min_cells:
+        folder = Path(text)
+        folders[folder] = dataset.scan(folder, dataset.MIN_CELLS_COLUMNS, keep=True)
+        stderr.writelines(f"{_PROG}: not counted: {file}\n" for file in folders[folder].bad)
+    stdout.write(dataset.min_cells(folders, request))
 
 
 def analyze_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:  # noqa: ARG001 - no input
@@ -827,16 +1045,14 @@ def analyze_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: Tex
             f"{_PROG}: needs the analyze extra ({missing} is missing): pip install {_PACKAGE}\n"
         )
         return EXIT_BAD_INPUT
-    from freecell._cli.dataset import FolderError, min_cells, summary  # noqa: PLC0415 - needs the extra
+    from freecell._cli import dataset  # noqa: PLC0415 - needs the extra
 
     try:
-        if args.summary is not None:
-            stdout.writelines(f"{line}\n" for line in summary(Path(args.summary)))
-        elif args.min_cells is not None:
-            stdout.write(min_cells([Path(folder) for folder in args.min_cells], request))
+        if args.summary is not None or args.min_cells is not None:
+            _read(args, request, stdout, stderr)
         else:
             _analyze(args, request, stdout, stderr)
-    except (_RefusedError, FolderError) as error:
+    except (_RefusedError, dataset.FolderError) as error:
         stderr.write(f"{_PROG}: {error}\n")
         return EXIT_BAD_INPUT
     except _ClusterError as error:

@@ -18,7 +18,7 @@ import json
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -26,8 +26,10 @@ import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.compute as pc  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
+from freecell._cli.analyze import MAX_CHUNK, chunk_of, count
 from freecell._cli.guard import quoted
 from freecell._difficulty import DIFFICULTY_GRADES, DIFFICULTY_THRESHOLDS
+from freecell._errors import shorten
 from freecell._min_cells import MinCells, fewest_cells, format_min_cells
 from freecell._notation import FREECELLS
 
@@ -59,10 +61,16 @@ SCHEMA: Final = pa.schema(
 _NAME: Final = re.compile(r"deals-(-?\d+)\.\.(-?\d+)\.parquet")
 _TEMPORARY: Final = re.compile(r"\.deals-.*\.parquet\.\d+\.tmp")
 LOCK_NAME: Final = ".freecell-analyze.lock"
+REJECTED: Final = "rejected"
+"""The subfolder where a run moves the files that do not count (see :func:`check`)."""
 
 
 class FolderError(Exception):
     """The folder cannot be used as it is; ``str()`` is the message, one line."""
+
+
+class BadFileError(Exception):
+    """A file of the folder that does not count; ``str()`` says why, after its name."""
 
 
 def chunk_name(chunk: Interval) -> str:
@@ -131,12 +139,50 @@ class ChunkFile:
     chunk: Interval
     deals: tuple[Interval, ...]
     stamp: Stamp
+    rows: Any = field(default=None, compare=False, repr=False)
+    """The columns :func:`check` read, if it was asked to keep them (a pyarrow table)."""
 
 
-def read_chunk_file(path: Path, chunk: Interval) -> ChunkFile:
-    """Read a file's metadata; raise FolderError if it is not one of ours."""
+@dataclass(frozen=True, slots=True)
+class BadFile:
+    """A file of the folder that does not count, and why (``str()``: one line)."""
+
+    path: Path
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path.name} {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class Folder:
+    """What a folder holds: the files that count, by chunk, and those that do not."""
+
+    files: dict[Interval, ChunkFile]
+    bad: list[BadFile]
+
+
+def _arrow_reason(error: BaseException) -> str:
+    """Return a library's error as a short line (its messages may run over several lines)."""
+    return shorten(" ".join(str(error).split()) or type(error).__name__)
+
+
+def _open(path: Path) -> Any:
+    """Open a Parquet file (its footer read), page checksums to be checked; raise BadFileError."""
     try:
-        raw = pq.read_schema(path).metadata or {}
+        return pq.ParquetFile(path, page_checksum_verification=True)
+    except (OSError, pa.ArrowException) as error:
+        msg = f"cannot be read ({_arrow_reason(error)})"
+        raise BadFileError(msg) from None
+
+
+def read_chunk_file(path: Path, chunk: Interval, parquet: Any = None) -> ChunkFile:
+    """Read a file's metadata and check it against its name; raise BadFileError if it is bad.
+
+    ``parquet`` is the file already open (:func:`_open`), if it is.
+    """
+    raw = (parquet or _open(path)).schema_arrow.metadata or {}
+    try:
         record = json.loads(raw[METADATA_KEY])
         stamp = Stamp(
             str(record["version"]),
@@ -146,30 +192,141 @@ def read_chunk_file(path: Path, chunk: Interval) -> ChunkFile:
             int(record.get("cells", len(FREECELLS))),
         )
         deals = parse_intervals(record["deals"])
-    except (OSError, KeyError, ValueError, TypeError, pa.ArrowException) as error:
-        msg = f"{quoted(str(path))} is not a file of freecell analyze ({error}): move it away"
-        raise FolderError(msg) from None
+        named = parse_intervals(record.get("chunk", format_intervals([chunk])))
+    except (KeyError, ValueError, TypeError) as error:
+        msg = f"has no metadata of freecell analyze ({_arrow_reason(error)})"
+        raise BadFileError(msg) from None
+    size = stamp.chunk_size
+    if not 1 <= size <= MAX_CHUNK or named != (chunk,) or chunk_of(chunk[0], size) != chunk:
+        msg = f"is named for chunk {format_intervals([chunk])} of {size} deals, which none is"
+        if named != (chunk,):
+            msg = f"is named for chunk {format_intervals([chunk])}, its metadata another"
+        raise BadFileError(msg)
+    ends = [n for interval in deals for n in interval]  # first, last, first, last, ...
+    apart = all(last < first for last, first in zip(ends[1::2], ends[2::2], strict=False))
+    inside = not ends or chunk[0] <= ends[0] <= ends[-1] <= chunk[1]
+    if ends != sorted(ends) or not apart or not inside:
+        msg = f"names deals {shorten(format_intervals(deals))} outside its chunk, or out of order"
+        raise BadFileError(msg)
     return ChunkFile(path, chunk, deals, stamp)
 
 
-def scan(folder: Path) -> dict[Interval, ChunkFile]:
-    """Return the complete files of a folder by chunk; raise FolderError for one we cannot read."""
-    files = {}
-    for path in sorted(folder.glob("deals-*.parquet")):
-        match = _NAME.fullmatch(path.name)
+def _check_deals(deals: Any, claimed: tuple[Interval, ...]) -> None:
+    """Check that a file's ``deal`` column holds its deals, each once, in order; raise if not.
+
+    The deals are checked with pyarrow.compute, not a loop over rows: strictly increasing, as
+    many as claimed, and each interval's slice starting and ending with its first and last
+    deal (strictly increasing whole numbers from ``a`` to ``b`` in ``b - a + 1`` places are
+    ``a..b``, each once).
+    """
+    deals = deals.combine_chunks() if isinstance(deals, pa.ChunkedArray) else deals
+    rows, expected = len(deals), count(claimed)
+    if deals.null_count:
+        msg = "holds rows without a deal number"
+        raise BadFileError(msg)
+    if rows > 1 and not pc.all(pc.greater(deals[1:], deals[:-1])).as_py():
+        if pc.count_distinct(deals).as_py() < rows:
+            msg = f"holds {rows:,} rows for its {expected:,} deals"
+            raise BadFileError(msg)
+        msg = "holds its rows out of order"
+        raise BadFileError(msg)
+    offset, right = 0, rows == expected
+    for first, last in claimed if right else ():
+        right = deals[offset].as_py() == first and deals[offset + last - first].as_py() == last
+        if not right:
+            break
+        offset += last - first + 1
+    if not right:
+        found = format_intervals(_intervals(deals.to_pylist()))
+        msg = f"holds deals {shorten(found)}, not {shorten(format_intervals(claimed))}"
+        raise BadFileError(msg)
+
+
+def _intervals(numbers: list[int]) -> list[Interval]:
+    """Return sorted distinct numbers as intervals (for a message)."""
+    result: list[Interval] = []
+    for number in numbers:
+        if result and number == result[-1][1] + 1:
+            result[-1] = (result[-1][0], number)
+        else:
+            result.append((number, number))
+    return result
+
+
+def check(
+    path: Path, chunk: Interval, columns: list[str] | None = None, *, keep: bool = False
+) -> ChunkFile:
+    """Return a file of the folder if it counts; raise BadFileError if it does not.
+
+    A file counts when its metadata is ours and names its chunk (the file's name), and its
+    rows are exactly the deals its metadata names, each once, in order, readable. The check
+    reads ``columns`` (by default only ``deal``; None: the whole file, every page's checksum
+    verified) and keeps them in ``rows`` if asked.
+    """
+    parquet = _open(path)  # once: opening a file costs more than reading its deal column
+    file = read_chunk_file(path, chunk, parquet)
+    wanted = columns if columns is None or "deal" in columns else ["deal", *columns]
+    try:
+        rows = parquet.read(columns=wanted)
+    except (OSError, pa.ArrowException) as error:
+        msg = f"cannot be read ({_arrow_reason(error)})"
+        raise BadFileError(msg) from None
+    expected = pa.schema([SCHEMA.field(name) for name in rows.schema.names])
+    if rows.schema.names != (wanted or SCHEMA.names) or not rows.schema.equals(expected):
+        msg = "has not the columns of freecell analyze"
+        raise BadFileError(msg)
+    _check_deals(rows["deal"], file.deals)
+    return replace(file, rows=rows) if keep else file
+
+
+def _names(folder: Path) -> list[str]:
+    """Return the names in a folder; raise FolderError if it cannot be read."""
+    try:
+        return sorted(entry.name for entry in os.scandir(folder))
+    except OSError as error:
+        msg = f"cannot read {quoted(str(folder))}: {error.strerror or error}"
+        raise FolderError(msg) from None
+
+
+def scan(folder: Path, columns: list[str] | None = ["deal"], *, keep: bool = False) -> Folder:  # noqa: B006 - never changed
+    """Return the files of a folder that count, by chunk, and those that do not (see check).
+
+    Raises FolderError for a folder that cannot be read.
+    """
+    files, bad = {}, []
+    for name in _names(folder):
+        match = _NAME.fullmatch(name)
         if match is None:
             continue
         chunk = (int(match[1]), int(match[2]))
-        files[chunk] = read_chunk_file(path, chunk)
-    return files
+        try:
+            files[chunk] = check(folder / name, chunk, columns, keep=keep)
+        except BadFileError as error:
+            bad.append(BadFile(folder / name, str(error)))
+    return Folder(files, bad)
+
+
+def move_aside(file: BadFile) -> Path:
+    """Move a file that does not count into the folder's ``rejected`` subfolder; return where.
+
+    A name already taken there gets a number: ``deals-....1.parquet``, ``.2``, and so on.
+    """
+    aside = file.path.parent / REJECTED
+    aside.mkdir(exist_ok=True)
+    target, number = aside / file.path.name, 0
+    while target.exists():
+        number += 1
+        target = aside / f"{file.path.stem}.{number}{file.path.suffix}"
+    file.path.rename(target)
+    return target
 
 
 def remove_leftovers(folder: Path) -> int:
     """Remove the temporary files a stopped run left behind; return how many there were."""
     removed = 0
-    for path in folder.iterdir():
-        if _TEMPORARY.fullmatch(path.name):
-            path.unlink(missing_ok=True)
+    for name in _names(folder):
+        if _TEMPORARY.fullmatch(name):
+            (folder / name).unlink(missing_ok=True)
             removed += 1
     return removed
 
@@ -186,10 +343,9 @@ def read_table(path: Path, columns: list[str] | None = None) -> Any:
     return pq.read_table(path, columns=columns, schema=SCHEMA)
 
 
-def read_all(files: dict[Interval, ChunkFile], columns: list[str]) -> Any:
-    """Return some columns of the rows of every file, as one table."""
-    parts = [read_table(f.path, columns) for f in files.values()]
-    return pa.concat_tables(parts).unify_dictionaries()
+def read_all(files: dict[Interval, ChunkFile]) -> Any:
+    """Return the rows that :func:`scan` kept of every file, as one table."""
+    return pa.concat_tables([f.rows for f in files.values()]).unify_dictionaries()
 
 
 def merge(old: Any, new: Any, *, replace: bool) -> Any:
@@ -226,7 +382,7 @@ def write(
     rows = rows.replace_schema_metadata(stamp.metadata(chunk, deals))
     try:
         with temporary.open("xb") as file:
-            pq.write_table(rows, file, compression="zstd")
+            pq.write_table(rows, file, compression="zstd", write_page_checksum=True)
             file.flush()
             os.fsync(file.fileno())
         temporary.replace(path)
@@ -253,6 +409,12 @@ def _sync_folder(folder: Path) -> None:
 # --- the summary ------------------------------------------------------------------------------
 
 
+SUMMARY_COLUMNS: Final = ["deal", "result", "moves", "states"]
+"""The columns that :func:`summary` reads."""
+MIN_CELLS_COLUMNS: Final = ["deal", "result"]
+"""The columns that :func:`min_cells` reads."""
+
+
 def _quantiles(values: Any, qs: list[float]) -> list[str]:
     """Return quantiles of some values (the nearest ones, so they are values), as text."""
     if values.null_count == len(values):
@@ -275,20 +437,23 @@ def _grades(states: pa.ChunkedArray) -> pa.ChunkedArray:
     return grade
 
 
-def summary(folder: Path) -> list[str]:
-    """Return the summary of a folder's files as lines, computed with pyarrow.compute.
+def summary(found: Folder, folder: Path) -> list[str]:
+    """Return the summary of a folder's files that count as lines, computed with pyarrow.compute.
 
-    Counts per result, the impossible deals (and any in error), solution lengths (median,
-    90th percentile) and states (median, 99th percentile) of the solved deals, and the
-    histogram of the difficulty grades (unless every file is of fewer cells, which have none),
-    graded from the states with today's thresholds: a file's ``difficulty`` column keeps those
-    of the day it was written. Raises FolderError for a folder without files.
+    ``found`` is what :func:`scan` found in ``folder``, the columns ``deal``, ``result``,
+    ``moves`` and ``states`` kept (:data:`SUMMARY_COLUMNS`). Counts per result, the impossible
+    deals (and any in error), solution lengths (median, 90th percentile) and states (median,
+    99th percentile) of the solved deals, and the histogram of the difficulty grades (unless
+    every file is of fewer cells, which have none), graded from the states with today's
+    thresholds: a file's ``difficulty`` column keeps those of the day it was written. Raises
+    FolderError for a folder without files that count.
     """
-    files = scan(folder)
+    files = found.files
     if not files:
-        msg = f"{quoted(str(folder))} holds no file of freecell analyze"
+        but = f" that counts ({len(found.bad):,} that do not)" if found.bad else ""
+        msg = f"{quoted(str(folder))} holds no file of freecell analyze{but}"
         raise FolderError(msg)
-    rows = read_all(files, ["deal", "result", "moves", "states"]).sort_by("deal")
+    rows = read_all(files).sort_by("deal")
     result = rows["result"].cast(pa.string())
     solved = rows.filter(pc.equal(result, "solved"))
     counts = _counts(result)
@@ -323,31 +488,33 @@ def summary(folder: Path) -> list[str]:
 # --- the fewest free cells --------------------------------------------------------------------
 
 
-def _results(folder: Path) -> tuple[int, dict[int, str]]:
+def _results(found: Folder, folder: Path) -> tuple[int, dict[int, str]]:
     """Return the number of free cells a folder was analysed with, and each deal's result."""
-    files = scan(folder)
+    files = found.files
     cells = {f.stamp.cells for f in files.values()}
     if len(cells) != 1:
         what = "no file of freecell analyze" if not cells else "files of several --cells"
-        msg = f"{quoted(str(folder))} holds {what}"
+        but = " that counts" if found.bad and not cells else ""
+        msg = f"{quoted(str(folder))} holds {what}{but}"
         raise FolderError(msg)
-    rows = read_all(files, ["deal", "result"])
+    rows = read_all(files)
     deals = rows["deal"].to_pylist()
     return cells.pop(), dict(zip(deals, rows["result"].cast(pa.string()).to_pylist(), strict=True))
 
 
-def min_cells(folders: list[Path], deals: list[Interval]) -> str:
+def min_cells(folders: dict[Path, Folder], deals: list[Interval]) -> str:
     """Return the table of the fewest free cells (see freecell._min_cells) of some datasets.
 
-    Each folder holds one analysis of the same deals with another ``--cells``; the table
+    Each folder holds one analysis of the same deals with another ``--cells`` (what
+    :func:`scan` found in it, the columns ``deal`` and ``result`` kept); the table
     covers ``deals`` (one interval of deals numbered from 1, within those the folders hold),
     or if none, the deals from the lowest to the highest that any holds. A deal that no folder
     holds, or whose results do not decide, is unknown. Raises FolderError for folders or deals
     that do not fit, and for results that contradict each other.
     """
     by_cells: dict[int, dict[int, str]] = {}
-    for folder in folders:
-        cells, results = _results(folder)
+    for folder, found in folders.items():
+        cells, results = _results(found, folder)
         if cells in by_cells:
             msg = f"two of the folders were analysed with --cells {cells}: give one"
             raise FolderError(msg)
@@ -362,9 +529,9 @@ def min_cells(folders: list[Path], deals: list[Interval]) -> str:
         raise FolderError(msg)
     values: list[MinCells] = []
     for number in range(first, last + 1):
-        found = {cells: results[number] for cells, results in by_cells.items() if number in results}
+        known = {cells: results[number] for cells, results in by_cells.items() if number in results}
         try:
-            values.append(fewest_cells(found))
+            values.append(fewest_cells(known))
         except ValueError as error:
             msg = f"deal {number}: {error}"
             raise FolderError(msg) from None
