@@ -36,6 +36,9 @@ class TestFindDialog:
         expect(page.locator("#board")).to_have_attribute("data-deal", str(number), timeout=5000)
         assert time.monotonic() - start < 5
         expect(page.locator("dialog#find")).to_be_hidden()
+        expect(page.locator("#announcer")).to_have_text(
+            f"Deal #{number} opened: its layout begins with these cards."
+        )
         assert page.url.endswith(f"?deal={number}")
         page.go_back()
         expect(page.locator("#board")).to_have_attribute("data-deal", "617")
