@@ -4,6 +4,10 @@ Run with `.venv/bin/python bench/bench_identify.py` (about a minute with the def
 are drawn at random (fixed seed) from each generator's range; each find lists every deal that
 begins with the cards (a first row of 8 cards is nearly always one deal). Prints a Markdown table
 of the median, 90th percentile and maximum seconds per find, and the number of finds.
+
+With `--page` (after `python3 build.py`) it times the page instead, in headless Chromium: from a
+click on Find, with a first row of 8 cards in the Find dialog, to the deal's board on the table
+(Python in the worker, in slices), and to the answer "no deal" for a row with two cards swapped.
 """
 
 from __future__ import annotations
@@ -12,9 +16,13 @@ import argparse
 import platform
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 
 import freecell
+
+ROOT = Path(__file__).resolve().parent.parent
 
 SPANS = {
     "Microsoft (1..2^31-1)": (1, 2**31 - 1),
@@ -39,11 +47,70 @@ def row(name: str, times: list[float]) -> str:
     )
 
 
+def first_row(number: int) -> str:
+    """Return a deal's first 8 cards as the task prints them."""
+    return " ".join(freecell.CARD_CODES[c] for c in freecell.deal(number).cards[:8])
+
+
+def page_main(count: int) -> None:
+    """Time the Find dialog in headless Chromium, on the built site, and print the table."""
+    from playwright.sync_api import expect, sync_playwright  # noqa: PLC0415 - --page only
+
+    sys.path.insert(0, str(ROOT))
+    from build import CHROMIUM_ARGS, DIST, chromium_executable  # noqa: PLC0415
+    from site_server import serve  # noqa: PLC0415 - beside build.py
+
+    rng = random.Random(20261128)  # noqa: S311 - a fixed sample of deals, no secret
+    print(f"headless Chromium, the built site, {count} deals a row")
+    print()
+    print("| find in the page (first row of 8 cards) | median s | p90 s | max s | finds |")
+    print("|---|---:|---:|---:|---:|")
+    with sync_playwright() as playwright, serve(DIST) as base:
+        browser = playwright.chromium.launch(
+            executable_path=chromium_executable(), args=CHROMIUM_ARGS
+        )
+        page = browser.new_page()
+        page.goto(f"{base}?deal=1")
+        expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=60_000)
+
+        def timed(text: str, done: str) -> float:
+            page.locator(".more-toggle").click()
+            page.locator("[data-action=find]").click()
+            page.locator("textarea#layout").fill(text)
+            start = time.perf_counter()
+            page.locator("[data-action=find-deal]").click()
+            page.wait_for_function(done, timeout=60_000)
+            seconds = time.perf_counter() - start
+            if page.locator("dialog#find").is_visible():
+                page.keyboard.press("Escape")
+            return seconds
+
+        for span, (low, high) in SPANS.items():
+            numbers = [rng.randint(low, high) for _ in range(count)]
+            times = []
+            for number in numbers:
+                shown = f"() => document.querySelector('#board').dataset.deal === '{number}'"
+                times.append(timed(first_row(number), shown))
+            print(row(span, times))
+        none = []
+        for number in (rng.randint(1, freecell.MAX_DEAL) for _ in range(count)):
+            cards = first_row(number).split()
+            cards[1], cards[6] = cards[6], cards[1]
+            said = "() => /No deal/.test(document.querySelector('#find-result').textContent)"
+            none.append(timed(" ".join(cards), said))
+        print(row("no deal (two cards swapped)", none))
+        browser.close()
+
+
 def main() -> None:
     """Run the finds and print the table."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--deals", type=int, default=20, help="deals per generator (default 20)")
+    parser.add_argument("--page", action="store_true", help="time the page in Chromium")
     args = parser.parse_args()
+    if args.page:
+        page_main(args.deals)
+        return
     rng = random.Random(20261128)  # noqa: S311 - a fixed sample of deals, no secret
     print(f"Python {platform.python_version()}, {platform.machine()}, {args.deals} deals a row")
     print()

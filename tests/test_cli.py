@@ -839,6 +839,7 @@ class TestFind:
             ([*freecell.CARD_CODES, "AC"], "", "53 cards; a layout holds at most 52"),
             (["-"], "Foundations: H-A C-0 D-0 S-0\n: JD 2D", "not a deal's start"),
             (["-"], '{"rows": 3}', "invalid layout in JSON"),
+            (["-"], str(freecell.Position.from_deal(deal(617)).apply("82")), "not a deal's start"),
             (["-"], "", "no cards: write a layout's first cards"),
             (["-", "JD"], "", "not both"),
             (["--limit", "0", "JD"], "", "invalid --limit 0"),

@@ -195,6 +195,15 @@ class TestParseLayout:
             identify(Position.from_deal(deal(617)).apply("8a"))
         assert caught.value.code == "layout-not-start"
 
+    def test_a_board_after_a_move_is_no_start(self) -> None:
+        """A board whose columns are not 7 7 7 7 6 6 6 6, with or without fc-solve's headers."""
+        after = Position.from_deal(deal(617)).apply("82")
+        bare = "\n".join(" ".join(CARD_CODES[c] for c in cascade) for cascade in after.cascades)
+        for text in (str(after), bare):
+            with pytest.raises(LayoutError) as caught:
+                parse_layout(text)
+            assert caught.value.code == "layout-not-start"
+
     def test_values_that_are_no_card(self) -> None:
         """Ints outside 0..51 and other values are no cards."""
         for bad in (52, -1, 3.0, None):

@@ -143,16 +143,24 @@ def parse_layout(text: str) -> tuple[Card, ...]:
     if text.lstrip().startswith("{"):
         return _check(_json_cards(text))
     lines: list[list[Card]] = []
+    board = False  # fc-solve's position text: its cascades are columns
     for raw in text.splitlines():
         line = raw.strip()
-        if not line or line.startswith("#") or _header(line):
+        if not line or line.startswith("#"):
             continue
+        if _header(line):
+            board = True
+            continue
+        board = board or line.startswith(":")
         line = line.removeprefix(":")
         lines.append([parse_card(word) for word in line.replace(",", " ").split()])
     lines = [line for line in lines if line]
     if not lines:
         raise LayoutError("layout-empty")
     columns = _from_columns(lines)
+    whole_board = len(lines) == _COLUMNS and sum(map(len, lines)) == 52
+    if columns is None and (board or whole_board):
+        raise LayoutError("layout-not-start")
     return _check(columns if columns is not None else [c for line in lines for c in line])
 
 

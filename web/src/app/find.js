@@ -7,9 +7,9 @@ import { formatNumber, fromPython, t } from "./i18n.js";
 /**
  * The Find dialog over `dom` (find, layout, findResult); `call(op, args)` asks Python,
  * `open(text)` opens a deal as a link does (play.js), `dialogs` shows the dialog, `state`
- * gives the language chosen for links.
+ * gives the language chosen for links, and `messages` tells screen readers the deal opened.
  */
-export function createFind({ dom, call, open, dialogs, state }) {
+export function createFind({ dom, call, open, dialogs, state, messages }) {
   let asked = 0; // counts the searches: a reply to an older one is dropped
   let searching = false;
   let saying = () => "";
@@ -54,6 +54,13 @@ export function createFind({ dom, call, open, dialogs, state }) {
     return () => listed(reply);
   }
 
+  /** Open a deal found, the dialog closed, and say so to screen readers. */
+  async function opened(number) {
+    dom.find.close();
+    await open(String(number));
+    messages.announce(t("find.opened", { number: String(number) }));
+  }
+
   async function find() {
     const token = ++asked;
     searching = true;
@@ -65,8 +72,7 @@ export function createFind({ dom, call, open, dialogs, state }) {
     dom.find.removeAttribute("aria-busy");
     if (reply.ok && reply.numbers.length === 1 && !reply.more) {
       say(() => "");
-      dom.find.close();
-      open(String(reply.numbers[0]));
+      opened(reply.numbers[0]);
       return;
     }
     say(shown(reply));
@@ -93,8 +99,7 @@ export function createFind({ dom, call, open, dialogs, state }) {
     const anchor = event.target.closest("a[data-deal]");
     if (!anchor || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
     event.preventDefault(); // opened in place, as a link of the page's own is
-    dom.find.close();
-    open(anchor.dataset.deal);
+    opened(anchor.dataset.deal);
   });
 
   return {

@@ -115,7 +115,7 @@ const stats = createStats();
 const play = createPlay({ state, bridge, view, messages, stats });
 const dialogs = createDialogs(dom, stats);
 const call = (op, args = {}) => bridge.request({ op, args });
-const find = createFind({ dom, call, open: play.open, dialogs, state });
+const find = createFind({ dom, call, open: play.open, dialogs, state, messages });
 const windows = {
   ...dialogs,
   refresh() {

@@ -265,5 +265,6 @@ export default {
     "one": "{count} deal begins with these cards:",
     "other": "{count} deals begin with these cards:"
   },
-  "find.more": "More than {count} deals begin with these cards; the first {count} are below. Type more cards to find yours."
+  "find.more": "More than {count} deals begin with these cards; the first {count} are below. Type more cards to find yours.",
+  "find.opened": "Deal #{number} opened: its layout begins with these cards."
 };

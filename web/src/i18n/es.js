@@ -261,5 +261,6 @@ export default {
     "one": "{count} partida empieza con estas cartas:",
     "other": "{count} partidas empiezan con estas cartas:"
   },
-  "find.more": "Más de {count} partidas empiezan con estas cartas; abajo están las primeras {count}. Escribe más cartas para encontrar la tuya."
+  "find.more": "Más de {count} partidas empiezan con estas cartas; abajo están las primeras {count}. Escribe más cartas para encontrar la tuya.",
+  "find.opened": "Partida n.º {number} abierta: su mesa empieza con estas cartas."
 };

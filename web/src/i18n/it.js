@@ -261,5 +261,6 @@ export default {
     "one": "{count} partita inizia con queste carte:",
     "other": "{count} partite iniziano con queste carte:"
   },
-  "find.more": "Più di {count} partite iniziano con queste carte; qui sotto le prime {count}. Scrivi altre carte per trovare la tua."
+  "find.more": "Più di {count} partite iniziano con queste carte; qui sotto le prime {count}. Scrivi altre carte per trovare la tua.",
+  "find.opened": "Partita n. {number} aperta: la disposizione inizia con queste carte."
 };

@@ -261,5 +261,6 @@ export default {
     "one": "{count} jogo começa com estas cartas:",
     "other": "{count} jogos começam com estas cartas:"
   },
-  "find.more": "Mais de {count} jogos começam com estas cartas; os primeiros {count} estão abaixo. Digite mais cartas para encontrar o seu."
+  "find.more": "Mais de {count} jogos começam com estas cartas; os primeiros {count} estão abaixo. Digite mais cartas para encontrar o seu.",
+  "find.opened": "Jogo nº {number} aberto: a mesa começa com estas cartas."
 };

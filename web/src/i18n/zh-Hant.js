@@ -251,5 +251,6 @@ export default {
   "find.several": {
     "other": "有 {count} 個牌局以這些牌開頭："
   },
-  "find.more": "以這些牌開頭的牌局超過 {count} 個；下面是前 {count} 個。多輸入幾張牌以找到你的牌局。"
+  "find.more": "以這些牌開頭的牌局超過 {count} 個；下面是前 {count} 個。多輸入幾張牌以找到你的牌局。",
+  "find.opened": "已打開第 {number} 局：牌局以這些牌開頭。"
 };
