@@ -7,6 +7,7 @@ statistics, reduced motion, and accessibility (axe-core, 0 violations).
 from __future__ import annotations
 
 import json
+import re
 import sys
 from typing import Any, cast
 
@@ -287,6 +288,32 @@ def stats_shown(page: Page) -> dict[str, str]:
     return figures
 
 
+PRESS_KEYS_JS = """(keys) => {
+    for (const key of keys) {
+        for (const type of ["keydown", "keyup"]) {
+            document.body.dispatchEvent(new KeyboardEvent(type, { key, bubbles: true }));
+        }
+    }
+}"""
+"""Presses keys one after another at once, as fast as a page can be given them."""
+
+
+STORED_PLAYED_JS = """(played) =>
+    JSON.parse(localStorage.getItem("freecell.stats") ?? "{}").played === played"""
+"""Whether the stored record counts `played` games."""
+
+
+NO_LOCKS_JS = "Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined });"
+"""Takes the Web Locks API away, as in a browser without it."""
+
+
+def press_keys(page: Page, *keys: str) -> None:
+    """Press keys on the page's shortcuts, the focus out of any control."""
+    blur(page)
+    for key in keys:
+        page.keyboard.press(key)
+
+
 class TestStatistics:
     def test_played_won_streak_across_reloads(self, page: Page, site_url: str) -> None:
         """A first move counts a game played, once; a win counts once; both survive a reload."""
@@ -346,6 +373,62 @@ class TestStatistics:
         expect(second.locator("#moves-count")).to_have_text("1")
         first.bring_to_front()
         assert stats_shown(first)["played"] == "2"
+
+    def test_two_tabs_count_each_game_once(self, pages: PageFactory, site_url: str) -> None:
+        """Two tabs, each at its own deal, moving in turn: two games played, not one a move."""
+        tabs = {1: pages(), 2: pages()}  # two tabs of one browser: they share the storage
+        for number, tab in tabs.items():
+            boot(tab, link(site_url, number, []))
+        for move in ["1a", "2b", "3c", "4d"]:
+            for tab in tabs.values():
+                press_keys(tab, *move)
+                expect(tab.locator("#board")).to_have_attribute(
+                    "data-moves", re.compile(rf"(^|,){move}(,|$)")
+                )
+                tab.wait_for_timeout(400)
+        for tab in tabs.values():
+            assert stats_shown(tab)["played"] == "2"
+
+    @pytest.mark.parametrize("locks", [True, False], ids=["web-locks", "no-web-locks"])
+    def test_two_tabs_at_the_same_moment_lose_no_update(
+        self, pages: PageFactory, site_url: str, locks: bool
+    ) -> None:
+        """Both tabs pressing N, 1, A at once, again and again: every game each starts counts.
+
+        With Web Locks (Chromium has them) and without (an older browser's page).
+        """
+        tabs = [pages(), pages()]
+        for number, tab in enumerate(tabs, start=1):
+            if not locks:
+                tab.add_init_script(NO_LOCKS_JS)
+            boot(tab, link(site_url, number, []))
+            assert tab.evaluate("() => Boolean(navigator.locks)") is locks
+        rounds = 10
+        for done in range(1, rounds + 1):
+            for tab in tabs:  # dispatched without waiting: both tabs work at the same time
+                tab.evaluate(PRESS_KEYS_JS, ["n", "1", "a"])
+            for number, tab in enumerate(tabs, start=1):
+                board = tab.locator("#board")
+                expect(board).to_have_attribute("data-deal", str(number + done))
+                expect(board).to_have_attribute("data-moves", re.compile(r"^1a"))
+        for tab in tabs:
+            tab.bring_to_front()
+            assert stats_shown(tab)["played"] == str(2 * rounds)
+
+    def test_a_tab_that_writes_an_older_record_loses_no_game(
+        self, pages: PageFactory, site_url: str
+    ) -> None:
+        """A record written over from a copy without another tab's game: that game comes back."""
+        first, second = pages(), pages()
+        boot(first, link(site_url, 1, []))
+        boot(second, link(site_url, 2, []))
+        first.locator("[data-card='6C']").dblclick()
+        expect(first.locator("#moves-count")).to_have_text("1")
+        poll(second, STORED_PLAYED_JS, 1)
+        older = {"version": 1, "played": 0, "won": 0, "streak": 0, "best": 0, "deals": {}}
+        second.evaluate(f"() => localStorage.setItem('freecell.stats', '{json.dumps(older)}')")
+        poll(second, STORED_PLAYED_JS, 1)
+        assert stats_shown(first)["played"] == "1"
 
     def test_a_corrupted_record_keeps_what_is_sound(self, page: Page, site_url: str) -> None:
         """Bad values in the stored record cost only themselves; the page works on."""

@@ -1,19 +1,33 @@
 // Statistics, as every desktop FreeCell keeps them: games played and won, the current and best
 // winning streaks, and per deal whether it was won and in how few moves. One versioned record
-// in localStorage; a bad value in it costs only that value, never the rest.
+// in localStorage, shared by the site's tabs; a bad value in it costs only that value, never
+// the rest.
 //
-// A game counts as played once its first move is made, and as won once. Leaving a game that is
-// not won for another deal breaks the streak (Back brings the game back, and a reload resumes
-// it: neither counts it twice). The daily streak counts the consecutive UTC dates, up to today
-// (or yesterday, while today's is not won yet), whose daily deal was won on that date (not by
-// Solve).
-import { local } from "./storage.js";
+// A game counts as played once its first move is made, and as won once. A game belongs to the
+// tab that plays it (its game in progress and the games it left are the tab's own, in
+// sessionStorage): another tab playing another deal neither leaves it nor counts it again.
+// Leaving a game that is not won for another deal breaks the streak (Back brings the game back,
+// and a reload resumes it: neither counts it twice). The daily streak counts the consecutive
+// UTC dates, up to today (or yesterday, while today's is not won yet), whose daily deal was won
+// on that date (not by Solve).
+//
+// Tabs never overwrite each other's counts: each change is a few events about games, keyed by
+// the game's id (started, won, left), applied to the record as it is in storage right before
+// it is written, under a Web Lock where the browser has them (navigator.locks). The record
+// remembers the latest games' ids, so an event applied twice counts once; and for a while after
+// a change, each write another tab makes is checked for this tab's games, which are added
+// again if that write did not hold them (a tab that wrote from a copy older than this change).
+import { local, session } from "./storage.js";
 
 const KEY = "freecell.stats";
+const TAB_KEY = "freecell.stats.tab"; // this tab's game in progress and the games it left
 const VERSION = 1;
 const LEFT = 50; // games left unfinished that Back may bring back, remembered
 const DAILY_KEPT = 400; // the latest dates whose daily deal was won, remembered
+const GAMES_KEPT = 200; // the latest games' ids, by which an event is counted once
+const CHECKED_MS = 10_000; // how long this tab's events are checked in other tabs' writes
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ID = /^[0-9a-f]{16}$/;
 
 /** The UTC date of a moment (now by default) as YYYY-MM-DD: the day of the daily deal. */
 export function utcDate(moment = new Date()) {
@@ -37,28 +51,40 @@ function count(value) {
   return Number.isSafeInteger(value) && value >= 0 ? value : 0;
 }
 
-/** Read the record, keeping every value that is sound. */
+const isRecord = (value) => Boolean(value) && typeof value === "object" && !Array.isArray(value);
+
+/** A new game's id: 64 random bits in hex. */
+function newId() {
+  const words = crypto.getRandomValues(new Uint32Array(2));
+  return Array.from(words, (word) => word.toString(16).padStart(8, "0")).join("");
+}
+
+/** A game as stored ({id, deal, won}), or null if it is not one. */
+function game(value) {
+  if (!isRecord(value) || typeof value.id !== "string" || !ID.test(value.id)) return null;
+  if (!Number.isSafeInteger(value.deal)) return null;
+  return { id: value.id, deal: value.deal, won: value.won === true };
+}
+
+/** Read the shared record, keeping every value that is sound. */
 function read() {
   const raw = local.readJson(KEY, null);
-  const record = raw && typeof raw === "object" && !Array.isArray(raw) ? raw : {};
+  const record = isRecord(raw) ? raw : {};
   const deals = {};
-  if (record.deals && typeof record.deals === "object" && !Array.isArray(record.deals)) {
+  if (isRecord(record.deals)) {
     for (const [deal, entry] of Object.entries(record.deals)) {
-      if (!/^-?\d{1,10}$/.test(deal) || !entry || typeof entry !== "object") continue;
+      if (!/^-?\d{1,10}$/.test(deal) || !isRecord(entry)) continue;
       const fewest = count(entry.fewest);
       deals[deal] = { won: entry.won === true && fewest > 0, fewest };
     }
   }
-  const current =
-    record.current && typeof record.current === "object"
-      ? {
-          deal: Number.isSafeInteger(record.current.deal) ? record.current.deal : null,
-          won: record.current.won === true,
-        }
-      : null;
-  const left = Array.isArray(record.left) ? record.left.filter(Number.isSafeInteger) : [];
   const daily = Array.isArray(record.daily)
     ? record.daily.filter((date) => typeof date === "string" && DATE.test(date))
+    : [];
+  const games = Array.isArray(record.games)
+    ? record.games
+        .filter((entry) => isRecord(entry) && typeof entry.id === "string" && ID.test(entry.id))
+        .map((entry) => ({ id: entry.id, won: entry.won === true }))
     : [];
   const stats = {
     version: VERSION,
@@ -67,17 +93,63 @@ function read() {
     streak: count(record.streak),
     best: count(record.best),
     deals,
-    current: current?.deal === null ? null : current,
-    left: left.slice(-LEFT),
     daily: daily.slice(-DAILY_KEPT),
+    games: games.slice(-GAMES_KEPT),
+    epoch: typeof record.epoch === "string" ? record.epoch : "",
   };
   stats.won = Math.min(stats.won, stats.played);
   stats.best = Math.max(stats.best, stats.streak);
   return stats;
 }
 
+/** Store the record; false if storage is off or full (the statistics last as the page does). */
 function write(stats) {
-  local.writeJson(KEY, stats); // storage off or full: the statistics last as long as the page
+  return local.writeJson(KEY, stats);
+}
+
+/**
+ * Apply an event to a record; return whether it changed it. `start` counts game `id` played,
+ * `win` counts it won (its `start` counted it played), `leave` ends the streak unless it was
+ * won. A game already started or won is not counted again.
+ */
+function apply(s, event) {
+  let entry = s.games.find((known) => known.id === event.id);
+  if (event.type === "leave") {
+    if (entry?.won || s.streak === 0) return false;
+    s.streak = 0;
+    return true;
+  }
+  if (entry?.won || (entry && event.type === "start")) return false;
+  if (!entry) {
+    entry = { id: event.id, won: false };
+    s.games = [...s.games, entry].slice(-GAMES_KEPT);
+    if (event.type === "start") {
+      s.played += 1;
+      return true;
+    }
+  }
+  entry.won = true; // the game is over, whoever won it
+  if (event.assisted) return true;
+  s.won = Math.min(s.won + 1, s.played);
+  s.streak += 1;
+  s.best = Math.max(s.best, s.streak);
+  const key = String(event.deal);
+  const before = s.deals[key]?.fewest || Infinity;
+  s.deals[key] = { won: true, fewest: Math.min(before, event.moves) };
+  if (event.daily && !s.daily.includes(event.daily)) {
+    s.daily = [...s.daily, event.daily].sort().slice(-DAILY_KEPT);
+  }
+  return true;
+}
+
+/** Run `task` alone among the site's tabs (a Web Lock), or at once where there are none. */
+function exclusively(task) {
+  const locks = globalThis.navigator?.locks;
+  if (!locks) {
+    task();
+    return;
+  }
+  locks.request(KEY, () => task()).catch(() => task());
 }
 
 /** The statistics: what they are now, and the events that change them. */
@@ -85,14 +157,63 @@ export function createStats() {
   // The record as this tab last read or wrote it; read again only after another tab wrote it,
   // so that a deal change costs no parsing of a record that grows with every deal won.
   let stats = null;
-  addEventListener("storage", (event) => {
-    if (event.key === KEY || event.key === null) stats = null;
-  });
   const record = () => (stats ??= read());
+  // This tab's events of the last CHECKED_MS: {event, at, epoch}.
+  let recent = [];
 
-  /** Apply `update` to the record; it returns false when it changed nothing (then no write). */
-  function change(update) {
-    if (update(record()) !== false) write(stats);
+  // This tab's own: its game in progress ({id, deal, won} or null) and the games it left.
+  const stored = session.readJson(TAB_KEY, null);
+  const tab = {
+    current: game(stored?.current),
+    left: Array.isArray(stored?.left) ? stored.left.map(game).filter(Boolean).slice(-LEFT) : [],
+  };
+  const keepTab = () => session.writeJson(TAB_KEY, tab);
+
+  /**
+   * Apply events to the record as storage holds it now, and write it if they changed it.
+   * `again`: events already applied once, applied only to the record of the same epoch (not
+   * to one reset since).
+   */
+  function persist(events, again = false) {
+    exclusively(() => {
+      const fresh = read();
+      let changed = false;
+      for (const { event, epoch } of events) {
+        if (again && epoch !== fresh.epoch) continue;
+        changed = apply(fresh, event) || changed;
+      }
+      if (!changed) stats = fresh;
+      else if (write(fresh)) stats = fresh; // else storage is off: this tab's copy is all
+    });
+  }
+
+  /** Count events: at once in this tab's copy, then in storage. */
+  function change(...events) {
+    if (!events.length) return;
+    const now = Date.now();
+    const { epoch } = record();
+    const made = events.map((event) => ({ event, at: now, epoch }));
+    for (const { event } of made) apply(stats, event);
+    recent = [...recent.filter(({ at }) => now - at < CHECKED_MS), ...made];
+    persist(made);
+  }
+
+  addEventListener("storage", (event) => {
+    if (event.key !== KEY && event.key !== null) return;
+    stats = null;
+    // Another tab wrote: if it wrote from an older copy, this tab's recent games come back.
+    const now = Date.now();
+    recent = recent.filter(({ at }) => now - at < CHECKED_MS);
+    const checked = recent.filter(({ event: { type } }) => type !== "leave");
+    if (checked.length) persist(checked, true);
+  });
+
+  /** Leave the tab's game in progress: kept for Back; the streak ends if it was not won. */
+  function leave() {
+    const { current } = tab;
+    tab.left = [...tab.left.filter((left) => left.deal !== current.deal), current].slice(-LEFT);
+    tab.current = null;
+    return current.won ? [] : [{ type: "leave", id: current.id }];
   }
 
   return {
@@ -113,63 +234,52 @@ export function createStats() {
     },
 
     /**
-     * A game was opened. Another deal than the game in progress leaves that game (if it was
-     * not won, the streak ends). A game that comes with moves is resumed when this page left
+     * A game was opened. Another deal than the tab's game in progress leaves that game (if it
+     * was not won, the streak ends). A game that comes with moves is resumed when this tab left
      * it before (Back), else it counts as played now (someone's link).
      */
-    opened(game) {
-      change((s) => {
-        const leaving = s.current !== null && s.current.deal !== game.deal;
-        const starting = (leaving || s.current === null) && game.move_count > 0;
-        if (!leaving && !starting) return false;
-        if (leaving) {
-          if (!s.current.won) s.streak = 0;
-          s.left = [...s.left.filter((deal) => deal !== s.current.deal), s.current.deal];
-          s.left = s.left.slice(-LEFT);
-          s.current = null;
-        }
-        if (starting) {
-          if (!s.left.includes(game.deal)) s.played += 1;
-          s.left = s.left.filter((deal) => deal !== game.deal);
-          s.current = { deal: game.deal, won: game.won };
-        }
-        return true;
-      });
+    opened(opened) {
+      const leaving = tab.current !== null && tab.current.deal !== opened.deal;
+      const starting = (leaving || tab.current === null) && opened.move_count > 0;
+      if (!leaving && !starting) return;
+      const events = leaving ? leave() : [];
+      if (starting) {
+        const left = tab.left.find((known) => known.deal === opened.deal);
+        tab.left = tab.left.filter((known) => known !== left);
+        tab.current = left ?? { id: newId(), deal: opened.deal, won: opened.won };
+        if (!left) events.push({ type: "start", id: tab.current.id });
+      }
+      keepTab();
+      change(...events);
     },
 
     /** The game changed: its first move makes it played; a win counts once, not an
      * `assisted` one (Solve played it), which still ends the game. A win of the daily deal
      * of `daily` (a date) on that date (UTC) counts for the daily streak. */
-    moved(game, { assisted = false, daily = null } = {}) {
-      if (game.move_count === 0) return;
-      change((s) => {
-        const starting = !s.current || s.current.deal !== game.deal;
-        const winning = game.won && (starting || !s.current.won);
-        if (!starting && !winning) return false;
-        if (starting) {
-          if (s.current && !s.current.won) s.streak = 0;
-          s.current = { deal: game.deal, won: false };
-          s.played += 1;
-        }
-        if (winning) {
-          s.current.won = true;
-          if (assisted) return true;
-          s.won = Math.min(s.won + 1, s.played);
-          s.streak += 1;
-          s.best = Math.max(s.best, s.streak);
-          const key = String(game.deal);
-          const before = s.deals[key]?.fewest || Infinity;
-          s.deals[key] = { won: true, fewest: Math.min(before, game.move_count) };
-          // Won on its own day (UTC): an old daily deal, or a later one, is a deal like any other.
-          if (daily && daily === utcDate() && !s.daily.includes(daily)) {
-            s.daily = [...s.daily, daily].sort().slice(-DAILY_KEPT);
-          }
-        }
-        return true;
-      });
+    moved(played, { assisted = false, daily = null } = {}) {
+      if (played.move_count === 0) return;
+      const starting = !tab.current || tab.current.deal !== played.deal;
+      const winning = played.won && (starting || !tab.current.won);
+      if (!starting && !winning) return;
+      const events = [];
+      if (starting) {
+        if (tab.current) events.push(...leave());
+        tab.current = { id: newId(), deal: played.deal, won: false };
+        events.push({ type: "start", id: tab.current.id });
+      }
+      if (winning) {
+        tab.current.won = true;
+        // Won on its own day (UTC): an old daily deal, or a later one, is a deal like any other.
+        const today = daily && daily === utcDate() ? daily : null;
+        const { id } = tab.current;
+        const { deal, move_count: moves } = played;
+        events.push({ type: "win", id, deal, moves, assisted, daily: today });
+      }
+      keepTab();
+      change(...events);
     },
 
-    /** Forget everything. */
+    /** Forget everything (a new epoch: no tab's earlier game comes back). */
     reset() {
       const cleared = {
         played: 0,
@@ -177,12 +287,14 @@ export function createStats() {
         streak: 0,
         best: 0,
         deals: {},
-        current: null,
-        left: [],
         daily: [],
+        games: [],
+        epoch: newId(),
       };
-      stats = { ...record(), ...cleared };
-      write(stats);
+      recent = [];
+      const next = { ...record(), ...cleared };
+      stats = next;
+      exclusively(() => write(next));
     },
   };
 }
