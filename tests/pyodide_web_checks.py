@@ -8,6 +8,7 @@ imports only what the page's worker imports: freecell._web and the standard libr
 
 import json
 
+from freecell._protocol import REQUESTS, arguments
 from freecell._web import Session, warm_up
 
 replies = []
@@ -65,6 +66,11 @@ calls = [
     ("hint", ()),
     ("think", (60,)),
     ("hint", ()),
+    ("check", ()),  # known from the hint's search
+    ("grade", ()),
+    ("undo_to_winnable", ()),
+    ("min_cells", ()),  # asks for the site's table
+    ("min_cells", ("",)),  # an empty table is broken
     ("new_game", ("11982",)),
     ("hint", ()),
     ("think", (0.001,)),
@@ -91,10 +97,17 @@ calls = [
     ("identify", ("JD 1D",)),
     ("identify", ("Foundations: H-A",)),
 ]
+asked = {name for name, _ in calls} - {"think"}
+assert asked == set(REQUESTS), f"requests the checks miss: {set(REQUESTS) - asked}"
 for name, args in calls:
-    reply = getattr(session, name)(*args)
-    # think() says how the search stands ("thinking", "done", "idle"); the others reply in JSON.
-    replies.append([name, args, reply if name == "think" else json.loads(reply)])
+    if name == "think":  # how the search stands ("thinking", "done", "idle"), not JSON
+        (seconds,) = args
+        replies.append([name, args, session.think(float(seconds))])
+        continue
+    # Each request as the page makes it: by name, its arguments as JSON (positional here).
+    names = [argument.name for argument in arguments(getattr(Session, name))]
+    reply = session.handle(name, json.dumps(dict(zip(names, args, strict=False))))
+    replies.append([name, args, json.loads(reply)])
 warm_up(1)
 warm_up(617, 60)
 print(json.dumps(replies, ensure_ascii=False, sort_keys=True))

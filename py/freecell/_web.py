@@ -21,6 +21,7 @@ followed, for the page to show one after another.
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import time
 from collections.abc import Callable
@@ -37,6 +38,7 @@ from freecell._identify import parse_layout, search
 from freecell._min_cells import MIN_CELLS_DEALS, MIN_CELLS_FILE, MinCells, parse_min_cells
 from freecell._names import CARD_CODES, SUIT_SYMBOLS
 from freecell._notation import CASCADES, Move
+from freecell._protocol import REQUESTS, bind, schedule
 from freecell._rules import Position
 from freecell._solver import Solution, Solver
 
@@ -234,6 +236,9 @@ def _with_game(
             return _json(_refusal(CodedError("no-game")))
         return request(self, game, *args, **kwargs)
 
+    signature = inspect.signature(request)
+    self_, _game, *parameters = signature.parameters.values()
+    on_the_game.__signature__ = signature.replace(parameters=[self_, *parameters])  # type: ignore[attr-defined]
     return on_the_game
 
 
@@ -268,6 +273,42 @@ class Session:
         # asked for replaces it, identify_stop ends it; what it found, by the cards.
         self._identifying: _Identifying | None = None
         self._identified: dict[tuple[int, ...], tuple[list[int], bool]] = {}
+
+    def handle(self, request: str, args: str = "{}") -> str:
+        """Answer one of the page's requests: ``request`` names it, ``args`` is a JSON object.
+
+        The request must be one of :data:`freecell._protocol.REQUESTS`, and ``args`` must fit
+        its method's parameters (:func:`freecell._protocol.bind`): anything else is refused
+        with a message that says what the request takes. The reply is the method's.
+
+        >>> session = Session()
+        >>> json.loads(session.handle("new_game", '{"text": "617", "step": 1}'))["number"]
+        618
+        >>> json.loads(session.handle("seek", '{"moves": "3"}'))["error"]
+        "request seek: moves must be int, not str ('3'); seek takes (moves: int)"
+        >>> json.loads(session.handle("cheat"))["error"]  # doctest: +ELLIPSIS
+        "unknown request 'cheat'; the requests are new_game, play, play_card, ..."
+        """
+        if request not in REQUESTS:
+            names = ", ".join(REQUESTS)
+            error = f"unknown request {shorten(str(request))!r}; the requests are {names}"
+            return _json({"ok": False, "error": error})
+        method = getattr(type(self), request)
+        try:
+            bound = bind(request, method, json.loads(args))
+        except (ValueError, RecursionError) as error:  # JSONDecodeError too
+            return _json({"ok": False, "error": str(error)})
+        reply: str = method(self, **bound)
+        return reply
+
+    @staticmethod
+    def protocol() -> str:
+        """Return how the worker schedules each request (see :func:`freecell._protocol.schedule`).
+
+        >>> json.loads(Session.protocol())["hint"]
+        {'waits': True, 'ends': []}
+        """
+        return _json(schedule())
 
     def _reply(self, game: Game, **fields: Any) -> str:
         return _json({"ok": True, **fields, "game": game.snapshot()})
@@ -863,49 +904,58 @@ class Session:
 
 
 def warm_up(number: int, search_seconds: float = 0.001) -> None:
-    """Run every request of the page on a throwaway session of deal ``number``.
+    """Make every request of the page, as the page makes it, on a throwaway session.
 
-    The page's worker calls it in idle moments after Python's memory is restored from a
-    snapshot, so that the browser's WebAssembly engine has seen the interpreter at work before
-    the player's first moves; the build runs it, searching until the answer, to learn which
-    modules the page imports. A hint's search gets ``search_seconds`` at most.
+    The session plays deal ``number``; every request of :data:`freecell._protocol.REQUESTS`
+    goes through :meth:`Session.handle` with JSON arguments, refusals too. The page's worker
+    calls it in idle moments after Python's memory is restored from a snapshot, so that the
+    browser's WebAssembly engine has seen the interpreter at work before the player's first
+    moves; the build runs it, searching until the answer, to learn which modules the page
+    imports. A hint's search gets ``search_seconds`` at most.
 
     >>> warm_up(1)
     """
     session = Session()
-    session.new_game(str(number))
-    session.hint()
+
+    def ask(request: str, **args: object) -> dict[str, Any]:
+        reply: dict[str, Any] = json.loads(session.handle(request, json.dumps(args)))
+        return reply
+
+    ask("new_game", text=str(number))
+    ask("hint")
     if session.think(search_seconds) == "done":
-        session.play_move(json.loads(session.hint())["moves"][0])
-    session.check()
-    session.grade()
-    session.undo_to_winnable()
-    session.min_cells()
+        ask("play_move", move=ask("hint")["moves"][0])
+    ask("check")
+    ask("grade")
+    ask("undo_to_winnable")
+    ask("min_cells")
     deals = MIN_CELLS_DEALS
-    session.min_cells(f"# freecell min-cells {deals[0]}..{deals[-1]}\n" + "3" * len(deals))
-    session.new_game(str(number), "", 0, faces=False)
-    session.new_game(str(number), "", 1, faces=True)
-    session.new_game("not a deal")
-    session.daily("2026-11-30")
+    ask("min_cells", table=f"# freecell min-cells {deals[0]}..{deals[-1]}\n" + "3" * len(deals))
+    ask("new_game", text=str(number), faces=False)
+    ask("new_game", text=str(number), step=1)
+    ask("new_game", text="not a deal")
+    ask("daily", date="2026-11-30")
     session.think(search_seconds)
-    session.daily("not a date")
-    session.random_deal("1", "warm up")
-    session.random_deal("0", "warm up")
+    ask("daily", date="not a date")
+    ask("random_deal", grade="1", seed="warm up")
+    ask("random_deal", grade="0", seed="warm up")
     session.think(search_seconds)
-    session.identify("JD 2D 9H JC 5D 7H 7C 5H")
+    ask("identify", text="JD 2D 9H JC 5D 7H 7C 5H")
     session.think(search_seconds)
-    session.identify("JD 2D JD")
-    session.identify_stop()
+    ask("identify", text="JD 2D JD")
+    ask("identify_stop")
     for source in CASCADES:
-        session.targets(source)
-    session.play_card(CARD_CODES[0])
-    session.play("1", "a")
-    session.play("1", "9")
-    session.play("2", "a", CARD_CODES[0], True, True)
-    session.auto_moves()
-    session.position_text()
-    session.undo()
-    session.redo()
-    session.seek(0)
-    session.seek(1)
-    session.restart()
+        ask("targets", source=source)
+    ask("play_card", card=CARD_CODES[0])
+    ask("play", source="1", target="a")
+    ask("play", source="1", target="9")
+    ask("play", source="2", target="a", card=CARD_CODES[0], auto=True, longest=True)
+    ask("auto_moves")
+    ask("position_text")
+    ask("undo")
+    ask("redo")
+    ask("seek", moves=0)
+    ask("seek", moves=1)
+    ask("restart")
+    ask("seek", moves="not a number")  # a page's bug: refused, with what seek takes
+    ask("no such request")

@@ -1,70 +1,25 @@
-// The page's requests, answered by the worker's one freecell._web.Session (the protocol is
-// written at the top of worker.js): each op calls the Session method of its name, and a hint,
-// a check, a grade, the search for a deal (daily, random_deal) or for a layout's deals
+// The page's requests, answered by the worker's one freecell._web.Session: any request goes
+// to Session.handle by name, its arguments as JSON, and Python checks both against its one
+// table of requests (freecell._protocol.REQUESTS), which also says how each is scheduled here:
+// a hint, a check, a grade, the search for a deal (daily, random_deal) or for a layout's deals
 // (identify) thinks in slices between the other requests.
 
-// Each operation calls the Session method of its name, with its arguments as Python's types.
-const operations = {
-  new_game: (session, { text, moves = "", step = 0, faces = true, history = "" }) =>
-    session.new_game(
-      String(text),
-      String(moves),
-      Number(step) || 0,
-      Boolean(faces),
-      String(history),
-    ),
-  play: (session, { source, target, card = "", auto = true, longest = false }) =>
-    session.play(
-      String(source),
-      String(target),
-      String(card ?? ""),
-      Boolean(auto),
-      Boolean(longest),
-    ),
-  play_card: (session, { card, auto = true }) => session.play_card(String(card), Boolean(auto)),
-  auto_moves: (session) => session.auto_moves(),
-  position_text: (session) => session.position_text(),
-  play_move: (session, { move }) => session.play_move(String(move)),
-  hint: (session) => session.hint(),
-  check: (session) => session.check(),
-  grade: (session) => session.grade(),
-  // Without a table's text Python asks for the table; with it, even empty, it reads it.
-  min_cells: (session, { table }) =>
-    table === undefined ? session.min_cells() : session.min_cells(String(table)),
-  daily: (session, { date }) => session.daily(String(date)),
-  random_deal: (session, { grade, seed }) => session.random_deal(String(grade), String(seed)),
-  undo_to_winnable: (session) => session.undo_to_winnable(),
-  undo: (session) => session.undo(),
-  redo: (session) => session.redo(),
-  restart: (session) => session.restart(),
-  seek: (session, { moves }) => session.seek(Math.trunc(Number(moves)) || 0),
-  targets: (session, { source }) => session.targets(String(source)),
-  identify: (session, { text }) => session.identify(String(text ?? "")),
-  identify_stop: (session) => session.identify_stop(),
-};
-
 function call(python, op, args) {
-  const operation = Object.hasOwn(operations, op) ? operations[op] : null;
   try {
-    return operation
-      ? JSON.parse(operation(python, args ?? {}))
-      : { ok: false, error: `unknown request ${String(op)}` };
+    return JSON.parse(python.handle(String(op), JSON.stringify(args ?? {})));
   } catch (error) {
     return { ok: false, error: `Python failed: ${String(error?.message ?? error)}` };
   }
 }
 
-// A request that needs a search is answered when the search ends (a check may need a few, one
-// after another). The searches run in slices of THINK_MS, each a task of its own, so that the
-// page's other requests are answered between two slices; one that changes the game ends the
-// game's search, and the waiting requests get {cancelled}. The search for a deal (FINDING)
-// goes on while the game changes: a newer one, or a deal opened (new_game), ends it.
+// A request that waits for a search (Python's table says which) is answered when the search
+// ends (a check may need a few, one after another). The searches run in slices of THINK_MS,
+// each a task of its own, so that the page's other requests are answered between two slices;
+// one that changes the game ends the game's search, and the waiting requests get {cancelled}.
+// The search for a deal, or for a layout's deals, goes on while the game changes: the requests
+// the table says end it (a newer one, a deal opened) answer the waiting ones {cancelled}.
 const THINK_MS = 5;
-const FINDING = new Set(["daily", "random_deal"]);
-// The search for a layout's deals (identify) goes on likewise; a newer one or identify_stop
-// (the dialog's Escape) ends it.
-const IDENTIFYING = new Set(["identify", "identify_stop"]);
-const SEARCHING = new Set(["hint", "check", "grade", "identify", ...FINDING]);
+const UNKNOWN = { waits: false, ends: [] }; // a request Python does not know: it says so
 
 /**
  * The requests' answerer on a Session (a promise of it): answer({id, op, args}) posts the
@@ -105,8 +60,10 @@ export function createRequests(session, siteText) {
     }
   }
 
-  session.then((python) => {
+  // Python, and how it schedules each request: {name: {waits, ends}}.
+  const ready = session.then((python) => {
     slices.port1.onmessage = () => think(python);
+    return { python, schedule: JSON.parse(python.protocol()) };
   });
 
   /**
@@ -115,18 +72,18 @@ export function createRequests(session, siteText) {
    */
   function endWaiting(ops) {
     for (let index = waiting.length - 1; index >= 0; index -= 1) {
-      if (!ops.has(waiting[index].op)) continue;
+      if (!ops.includes(waiting[index].op)) continue;
       const [{ id }] = waiting.splice(index, 1);
       postMessage({ type: "reply", id, reply: { ok: false, cancelled: true } });
     }
   }
 
   return async function answer({ id, op, args }) {
-    const python = await session;
-    if (FINDING.has(op) || op === "new_game") endWaiting(FINDING);
-    if (IDENTIFYING.has(op)) endWaiting(new Set(["identify"]));
+    const { python, schedule } = await ready;
+    const { waits, ends } = Object.hasOwn(schedule, op) ? schedule[op] : UNKNOWN;
+    endWaiting(ends);
     const reply = call(python, op, args);
-    if (SEARCHING.has(op) && reply.pending) {
+    if (waits && reply.pending) {
       wait(id, op, args);
       return;
     }

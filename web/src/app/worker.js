@@ -9,41 +9,9 @@
 //   {type: "manifest", files} | {type: "manifest", error}
 //                                        the site's manifest.json, which boot.js fetches as it
 //                                        starts the worker (the worker would ask later)
-//   {id, op, args}                       a request; op names the Session method it calls:
-//     new_game {text, moves, step, faces, history}  opens the session's game (`step` deals on
-//                                        from the one in `text`), replaying a link's moves with
-//                                        the history the tab kept of them (kept.js)
-//     play {source, target, card, auto, longest}  a move (places 1-8, a-d, h; card optional;
-//                                        longest: a click's move of a run to an empty cascade)
-//     play_card {card, auto}             a double click's best move
-//     auto_moves                         the safe moves home there are (auto-move turned on)
-//     undo | redo | restart              the history: a turn back or forth, back to the deal
-//     seek {moves}                       the history slider: the game after that many moves,
-//                                        one move a step (automatic moves too), the rest to redo
-//     position_text                      the position in fc-solve's format (Copy text)
-//     play_move {move}                   one move in notation, no automatic moves (Solve)
-//     hint                               a solution from here, or that there is none: answered
-//                                        when the search ends ({cancelled} if the game moved on)
-//     check                              the live guard: whether the game can still be won, and
-//                                        which move lost it; answered as hint is
-//     grade                              the deal's difficulty, 1 to 5 (null if unsolved): answered
-//                                        as hint is
-//     min_cells                          the fewest free cells the deal needs (the worker fetches
-//                                        the site's table when Python first asks for it)
-//     daily {date}                       the daily deal of a UTC date (YYYY-MM-DD): {number, date,
-//                                        difficulty}, answered when its search ends; the search
-//                                        goes on while the game changes, and a newer daily or
-//                                        random_deal, or a new_game, ends it ({cancelled})
-//     random_deal {grade, seed}          a deal of that grade, the first of the seed's
-//                                        candidates (freecell.find_deal): answered as daily is
-//     undo_to_winnable                   back to the last position known to be winnable
-//     targets {source}                   where a selection could go
-//     identify {text}                    the deals whose layout begins with the cards of `text`
-//                                        (Python reads it): {numbers (at most 20), more, count,
-//                                        max}, answered when its search ends; the search goes on
-//                                        while the game changes, a newer identify or
-//                                        identify_stop ends it ({cancelled})
-//     identify_stop                      end identify's search (the Find dialog's Escape)
+//   {id, op, args}                       a request: op names it, args are its arguments; the
+//                                        requests, their arguments and their replies are one
+//                                        table, freecell._protocol.REQUESTS (requests.js)
 // worker -> page: {type: "status", stage: "downloading" | "starting"}
 //                 {type: "progress", loaded, total}   while downloading (a visit that no service
 //                                        worker serves): bytes of the runtime files (the
@@ -51,9 +19,8 @@
 //                                        so far and in all, as files (decompressed); at most
 //                                        every PROGRESS_MS (downloads.js), and once all are in
 //                 {type: "ready"} | {type: "failed", message}
-//                 {type: "reply", id, reply}   (reply is the method's JSON, parsed)
-// Game replies: {ok, error?, code?, params?, notice?, game, steps?, ...}; game is the state
-// after the request (see freecell._web).
+//                 {type: "reply", id, reply}   (reply is Session.handle's JSON, parsed: its
+//                                        shape is the request's in the table)
 //
 // Boot, as parallel as it can be. The page's preload starts the download of the runtime's
 // JavaScript with the page (build.py writes it into index.html), which the worker's import then
