@@ -259,8 +259,8 @@ def _low_seeds(picks: list[int], add: int) -> Generator[None, None, list[int]]:
     return seeds
 
 
-def _high_sets(gen: _Generator, j: int, pick: int) -> tuple[int, int, list[int]]:
-    """Return pick ``j``'s ``A_j mod 2**h``, its inverse, and per ``b`` the set of the high bits.
+def _high_sets(gen: _Generator, j: int, pick: int) -> tuple[int, list[int]]:
+    """Return the inverse of ``A_j`` mod 2**h, and per ``b`` the set of the seed's high bits.
 
     With ``b`` the state's bits 16..20 and ``u`` its bits 21.., ``rand = b + 32 * u + add``; the
     set for ``b`` holds ``u / A_j`` (mod 2**h) for each ``u`` that makes ``rand % n == pick``, as
@@ -268,7 +268,7 @@ def _high_sets(gen: _Generator, j: int, pick: int) -> tuple[int, int, list[int]]
     """
     size = 1 << gen.high_bits
     a = _A[j] & (size - 1)
-    inverse = pow(a, -1, size)
+    inverse = pow(a, -1, size)  # a is odd: A_j is 214013 ** (j + 1)
     n = 52 - j
     g = min(n & -n, 32)  # gcd(32, n): 32 * u + b + add is rand, and n % g fixes b
     period = n // g
@@ -281,7 +281,7 @@ def _high_sets(gen: _Generator, j: int, pick: int) -> tuple[int, int, list[int]]
             for u in range(u0, size, period):
                 bits |= 1 << (u * inverse & (size - 1))
         sets.append(bits)
-    return a, inverse, sets
+    return inverse, sets
 
 
 def _matches(seed: int, picks: list[int], gen: _Generator) -> bool:
@@ -299,7 +299,7 @@ def _search_sparse(gen: _Generator, picks: list[int], lows: list[int]) -> Iterat
     steps = []
     product = 1
     for j, pick in enumerate(picks[:51]):
-        a, inverse, sets = _high_sets(gen, j, pick)
+        inverse, sets = _high_sets(gen, j, pick)
         steps.append((_A[j], _C[j], inverse, sets))
         n = 52 - j
         product *= n // (n & -n)
