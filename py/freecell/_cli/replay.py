@@ -122,7 +122,8 @@ def numbered_move_words(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
     move, unless it starts as text, or when it is neither text, nor a line of a position, nor a
     separator (see :func:`_is_move_line`); then every word is yielded, so a typo is reported
     rather than skipped. A leading ``Move:`` (as in fc-solve's ``-sam`` output) or a deal's label
-    (``617:``, as ``freecell solve`` prints) is dropped. Lines are read one at a time.
+    (``617:``, as ``freecell solve`` prints) is dropped, and so is a byte order mark starting
+    the first line. Lines are read one at a time.
 
     Raises :class:`DamagedLineError` at a line holding a control character (other than a tab,
     a line or page break: NUL, ESC, DEL, the C1 controls...), which no text of moves holds.
@@ -135,6 +136,8 @@ def numbered_move_words(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
     freecell._cli.replay.DamagedLineError: line 1 is damaged: it holds the control character U+0000 at column 3
     """  # noqa: E501 - a doctest's output is one line
     for number, line in enumerate(lines, start=1):
+        if number == 1:
+            line = line.removeprefix("\ufeff")  # noqa: PLW2901 - a byte order mark is no text
         if (control := _CONTROL.search(line)) is not None:
             raise DamagedLineError(number, control.start() + 1, control.group())
         if line.isspace():
