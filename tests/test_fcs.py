@@ -49,6 +49,12 @@ class TestJsonTypes:
         """Brackets nested far deeper than the stack allows are refused, not a RecursionError."""
         assert "nested too deeply" in refusal(opening)
 
+    def test_a_byte_order_mark_is_ignored(self) -> None:
+        """A position saved as UTF-8 by a Windows editor, which starts with U+FEFF, reads."""
+        for fmt in ("fcs", "json"):
+            text = "\ufeff" + format_deal(deal(617), fmt)
+            assert parse_position(text) == Position.from_deal(deal(617))
+
     def test_a_deal_in_json_is_read(self) -> None:
         """The json format of a deal (what `freecell N -f json` prints) still reads back."""
         assert parse_position(format_deal(deal(617), "json")) == Position.from_deal(deal(617))

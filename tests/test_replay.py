@@ -224,6 +224,10 @@ class TestMoveWords:
         ]  # fmt: skip
         assert list(move_words(lines)) == []
 
+    def test_a_byte_order_mark_starting_the_input_is_ignored(self) -> None:
+        """Moves saved as UTF-8 by a Windows editor, which starts with U+FEFF, are read."""
+        assert list(move_words(["\ufeff83 2a", "\ufeff1a"])) == ["83", "2a", "\ufeff1a"]
+
     def test_words_carry_their_line_numbers(self) -> None:
         """numbered_move_words gives each word with its line, counting every line."""
         lines = ["-=-=-", "", "8a 8b", "This game is solveable.", "1z"]

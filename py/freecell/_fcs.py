@@ -25,6 +25,7 @@ MAX_POSITION_TEXT: Final = 65_536
 (fc-solve's format about 200, a deal's ``json`` line about 700), which leaves room for comments
 and spacing; longer text is refused at once."""
 
+_BOM: Final = "\ufeff"
 _JSON_HELP: Final = "write one object whose columns are 8 lists of card codes"
 
 
@@ -143,10 +144,11 @@ def parse_position(text: str) -> Position:
 
     The ``Foundations:`` and ``Freecells:`` lines are optional, foundations may come in any
     order, cascade lines may start with ``:``, tens may be written ``T`` or ``10`` and suits as
-    symbols, and ``#`` starts a comment line. A deal as the command's ``rows`` (7 rows) or
-    ``json`` format prints it is read too. Raises :class:`PositionError` for anything that is
-    not a complete position, at once for text longer than :data:`MAX_POSITION_TEXT`; its
-    message is one line and quotes at most 40 characters of the text.
+    symbols, ``#`` starts a comment line, and a byte order mark at the start is ignored. A
+    deal as the command's ``rows`` (7 rows) or ``json`` format prints it is read too. Raises
+    :class:`PositionError` for anything that is not a complete position, at once for text
+    longer than :data:`MAX_POSITION_TEXT`; its message is one line and quotes at most 40
+    characters of the text.
 
     >>> text = str(Position.from_deal(deal(617)).apply("8a"))
     >>> parse_position(text) == Position.from_deal(deal(617)).apply("8a")
@@ -159,6 +161,7 @@ def parse_position(text: str) -> Position:
     if len(text) > MAX_POSITION_TEXT:
         msg = f"a position is at most {MAX_POSITION_TEXT:,} characters, not {len(text):,}"
         raise PositionError(msg)
+    text = text.removeprefix(_BOM)  # as a Windows editor saves UTF-8
     foundations = [0, 0, 0, 0]
     freecells: list[Card | None] = [None] * 4
     if text.lstrip().startswith("{"):

@@ -19,7 +19,6 @@ input that is not text).
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Iterator
 from typing import Final, TextIO
 
@@ -69,6 +68,7 @@ _SEPARATORS: Final = re.compile(r"[\s,]+")
 _MOVE_LIKE: Final = re.compile(MOVE_PATTERN)  # the notation itself: one syntax in one place
 _MOVE_PREFIX: Final = re.compile(r"^\s*(?:Move|#?-?[0-9]+|-):\s*")  # fc-solve's, solve's labels
 _TEXT_WORD: Final = re.compile(r"[^\W\d_]{3,}[.,:;!?]*")  # a word: no move has 3 letters
+_CONTROL: Final = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")  # controls but \t\n\v\f\r
 _SEPARATOR_CHARS: Final = frozenset("-=*#:_~. \t\r\n\f\v")  # fc-solve's -=-=- and ====
 _PLACE_WORD: Final = re.compile(r"-+|[CDHS]-(?:[0A2-9TJQK]|10)", re.IGNORECASE)  # --, H-0
 _STDIN: Final = "-"
@@ -122,10 +122,11 @@ def numbered_move_words(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
     move, unless it starts as text, or when it is neither text, nor a line of a position, nor a
     separator (see :func:`_is_move_line`); then every word is yielded, so a typo is reported
     rather than skipped. A leading ``Move:`` (as in fc-solve's ``-sam`` output) or a deal's label
-    (``617:``, as ``freecell solve`` prints) is dropped. Lines are read one at a time.
+    (``617:``, as ``freecell solve`` prints) is dropped, and so is a byte order mark starting
+    the first line. Lines are read one at a time.
 
-    Raises :class:`DamagedLineError` at a line holding a control character (other than
-    spacing), which no text of moves holds.
+    Raises :class:`DamagedLineError` at a line holding a control character (other than a tab,
+    a line or page break: NUL, ESC, DEL, the C1 controls...), which no text of moves holds.
 
     >>> list(numbered_move_words(["5a 5b", "This game is solveable.", "1z"]))
     [(1, '5a'), (1, '5b'), (3, '1z')]
@@ -135,9 +136,12 @@ def numbered_move_words(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
     freecell._cli.replay.DamagedLineError: line 1 is damaged: it holds the control character U+0000 at column 3
     """  # noqa: E501 - a doctest's output is one line
     for number, line in enumerate(lines, start=1):
-        for column, char in enumerate(line, start=1):
-            if not char.isprintable() and not char.isspace() and unicodedata.category(char) == "Cc":
-                raise DamagedLineError(number, column, char)
+        if number == 1:
+            line = line.removeprefix("\ufeff")  # noqa: PLW2901 - a byte order mark is no text
+        if (control := _CONTROL.search(line)) is not None:
+            raise DamagedLineError(number, control.start() + 1, control.group())
+        if line.isspace():
+            continue
         words = [w for w in _SEPARATORS.split(_MOVE_PREFIX.sub("", line)) if w]
         if words and _is_move_line(words, line):
             yield from ((number, word) for word in words)

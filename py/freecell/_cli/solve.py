@@ -214,15 +214,19 @@ def _results(tasks: Iterator[_Task], jobs: int) -> Generator[tuple[_Task, Soluti
             # raises an OSError (BlockingIOError) there, a thread a RuntimeError.
             try:
                 while len(pending) < jobs * _AHEAD and (queued := next(tasks, None)) is not None:
-                    pending.append((queued, executor.submit(_solve, queued)))
+                    try:
+                        future = executor.submit(_solve, queued)
+                    except BrokenProcessPool:
+                        raise
+                    except (OSError, RuntimeError) as error:
+                        raise WorkerStartError(jobs, error) from None
+                    pending.append((queued, future))
                 if not pending:
                     return
                 task, future = pending.popleft()
                 solution = _result(future)
             except BrokenProcessPool:
                 raise WorkerDiedError from None
-            except (OSError, RuntimeError) as error:
-                raise WorkerStartError(jobs, error) from None
             yield task, solution
     finally:
         # Killed, not asked: a worker in the middle of a deal would finish it first, and the
