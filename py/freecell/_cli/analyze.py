@@ -79,6 +79,9 @@ MAX_CHUNK: Final = 100_000
 the 2-core machine), its rows in the command's memory (about 40 MB) and a file of 12 MB."""
 _WINDOW_PER_THREAD: Final = 4  # chunks handed to the cluster ahead, per worker thread
 _MIN_WINDOW: Final = 32
+_WORKER_START_TIMEOUT: Final = 20.0
+"""Seconds a worker process of the embedded cluster may take to start (Dask's nanny waits for
+ever for one that hangs, as under a tight ``ulimit -u``; it starts in 1 to 3 s)."""
 _HANDSHAKE_LIMIT: Final = 1 << 20
 """The most bytes a scheduler's first message may announce (Dask's handshake: about 200);
 anything larger is no Dask scheduler, and reading it could take all the memory."""
@@ -741,8 +744,9 @@ def _cluster(args: Any, workers: int) -> Iterator[Client]:
                         processes=True,
                         dashboard_address="127.0.0.1:0",  # its web server, on loopback
                         silence_logs=logging.CRITICAL,
+                        death_timeout=_WORKER_START_TIMEOUT,
                     )
-            except (OSError, RuntimeError) as error:
+            except Exception as error:  # noqa: BLE001 - Dask's, of any kind (an AssertionError)
                 # Its processes that did start are reaped at exit: not a line about them.
                 logging.getLogger("distributed").setLevel(logging.CRITICAL)
                 msg = (
@@ -752,7 +756,40 @@ def _cluster(args: Any, workers: int) -> Iterator[Client]:
                 )
                 raise _ClusterError(msg) from None
             with cluster, Client(cluster, set_as_default=False) as client:
+                _check_workers(client, workers)
                 yield client
+
+
+def ready() -> bool:
+    """Return True: a task that tells a worker can run tasks (see _check_workers)."""
+    return True
+
+
+def _check_workers(client: Client, workers: int) -> None:
+    """Check that each worker of the embedded cluster runs a task; raise _ClusterError if not.
+
+    A worker process can start and still be unable to run a task: under a tight
+    ``ulimit -u``, the thread that would run it cannot start, and the task would wait for ever.
+    """
+    import time  # noqa: PLC0415 - only the embedded cluster needs it
+
+    addresses = list(client.scheduler_info()["workers"])
+    futures = [client.submit(ready, pure=False, workers=[a]) for a in addresses]
+    deadline = time.monotonic() + _WORKER_START_TIMEOUT
+    try:
+        for future in futures:
+            future.result(timeout=max(0.1, deadline - time.monotonic()))
+    except (TimeoutError, RuntimeError) as error:  # RuntimeError: can't start new thread
+        why = (
+            f"none within {_WORKER_START_TIMEOUT:g} s"
+            if isinstance(error, TimeoutError)
+            else (_reason(error))
+        )
+        msg = (
+            f"the {workers} worker process{'es' if workers > 1 else ''} cannot run a task "
+            f"({why}): the system's limit of processes (ulimit -u) or memory is too low"
+        )
+        raise _ClusterError(msg) from None
 
 
 @contextmanager
