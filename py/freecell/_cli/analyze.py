@@ -8,10 +8,12 @@ writes each chunk's rows into its own Parquet file as soon as they are back
 stops (one worker process per core, ``--workers``), or an existing one (``--scheduler``).
 
 The files are the record: a run submits only what no file holds, so running the same command
-again resumes it. A folder written by another version, or with another budget or chunk size,
-is refused. Dask runs a chunk again elsewhere when its worker dies; a chunk that ends its worker
-every time (Dask's ``KilledWorker``) is split into one task a deal, and a deal that ends its
-worker every time gets an ``error`` row. Ctrl-C and SIGTERM unwind through context managers:
+again resumes it; a file that does not hold exactly what its metadata says is moved aside into
+``rejected/`` and its deals solved again (:func:`freecell._cli.dataset.check`). A folder
+written by another version, or with another budget or chunk size, is refused. Dask runs a
+chunk again elsewhere when its worker dies; a chunk that ends its worker every time (Dask's
+``KilledWorker``) is split into one task a deal, and a deal that ends its worker every time
+gets an ``error`` row. Ctrl-C and SIGTERM unwind through context managers:
 the cluster and its processes are stopped, a file being written is removed, and the guard
 (:func:`freecell._cli.guard.run_command`) exits with 130 or 143.
 

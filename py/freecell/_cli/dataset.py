@@ -9,6 +9,12 @@ is complete and the files are the record of what is done. The file's metadata (k
 ``freecell.analyze``, JSON) says which package version wrote it, with which budget and chunk
 size, and which deals it holds (``"1..1000"``, in the command's own syntax).
 
+A file counts only if it checks (:func:`check`): its metadata names its chunk, and its
+``deal`` column is exactly the deals the metadata names, each once, in order, readable. One
+that does not is left out by the summary and moved into ``rejected/`` by a run
+(:func:`move_aside`), which solves its deals again: whatever happened to the folder, every deal
+is there once.
+
 This module imports pyarrow: only ``freecell analyze`` imports it, after checking the extra.
 """
 
