@@ -1053,11 +1053,11 @@ def _read(args: Any, request: list[Interval], stdout: TextIO, stderr: TextIO) ->
         stderr.writelines(f"{_PROG}: not counted: {file}\n" for file in found.bad)
         stdout.writelines(f"{line}\n" for line in dataset.summary(found, folder))
         return
-    folders = {}
+    folders = []
     for text in args.min_cells:
-        folder = Path(text)
-        folders[folder] = dataset.scan(folder, dataset.MIN_CELLS_COLUMNS, keep=True)
-        stderr.writelines(f"{_PROG}: not counted: {file}\n" for file in folders[folder].bad)
+        found = dataset.scan(Path(text), dataset.MIN_CELLS_COLUMNS, keep=True)
+        stderr.writelines(f"{_PROG}: not counted: {file}\n" for file in found.bad)
+        folders.append((Path(text), found))
     stdout.write(dataset.min_cells(folders, request))
 
 

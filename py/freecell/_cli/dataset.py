@@ -508,7 +508,7 @@ def _results(found: Folder, folder: Path) -> tuple[int, dict[int, str]]:
     return cells.pop(), dict(zip(deals, rows["result"].cast(pa.string()).to_pylist(), strict=True))
 
 
-def min_cells(folders: dict[Path, Folder], deals: list[Interval]) -> str:
+def min_cells(folders: list[tuple[Path, Folder]], deals: list[Interval]) -> str:
     """Return the table of the fewest free cells (see freecell._min_cells) of some datasets.
 
     Each folder holds one analysis of the same deals with another ``--cells`` (what
@@ -519,7 +519,7 @@ def min_cells(folders: dict[Path, Folder], deals: list[Interval]) -> str:
     that do not fit, and for results that contradict each other.
     """
     by_cells: dict[int, dict[int, str]] = {}
-    for folder, found in folders.items():
+    for folder, found in folders:
         cells, results = _results(found, folder)
         if cells in by_cells:
             msg = f"two of the folders were analysed with --cells {cells}: give one"
