@@ -801,7 +801,11 @@ def _children_quiet() -> Iterator[None]:
     A worker process that cannot start (too many processes, ``ulimit -u``) prints its
     traceback before Dask's logging is set up in it: the command says it in one line instead.
     """
-    saved = os.dup(2)
+    try:
+        saved = os.dup(2)
+    except OSError:  # no standard error at all: nothing to keep quiet
+        yield
+        return
     try:
         nowhere = os.open(os.devnull, os.O_WRONLY)
         os.dup2(nowhere, 2)
