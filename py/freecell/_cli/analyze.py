@@ -591,13 +591,13 @@ def _plan(folder: Path, args: Any, request: list[Interval]) -> _Plan:
             except BadFileError as error:
                 bad.append(BadFile(file.path, str(error)))
                 del files[chunk]
+    size, cells = _policy(files, args, args.out)
     for each in bad:  # the files are the record: one that does not count is moved aside
         try:
             move_aside(each)
         except OSError as error:
             msg = f"{each}, and cannot be moved aside: {_reason(error)}"
             raise _RefusedError(msg) from None
-    size, cells = _policy(files, args, args.out)
     stamp = Stamp(__version__, args.max_states, args.timeout, size, cells)
     if args.retry_unknown:
         return replace(_retry_plan(files, stamp, args.out), moved=bad)
@@ -782,11 +782,9 @@ def _check_workers(client: Client, workers: int) -> None:
         for future in futures:
             future.result(timeout=max(0.1, deadline - time.monotonic()))
     except (TimeoutError, RuntimeError) as error:  # RuntimeError: can't start new thread
-        why = (
-            f"none within {_WORKER_START_TIMEOUT:g} s"
-            if isinstance(error, TimeoutError)
-            else (_reason(error))
-        )
+        why = _reason(error)
+        if isinstance(error, TimeoutError):
+            why = f"none within {_WORKER_START_TIMEOUT:g} s"
         msg = (
             f"the {workers} worker process{'es' if workers > 1 else ''} cannot run a task "
             f"({why}): the system's limit of processes (ulimit -u) or memory is too low"
@@ -817,12 +815,11 @@ def _children_quiet() -> Iterator[None]:
 
 
 def worker_count(wanted: int | None, tasks: int) -> int:
-    """Return the embedded cluster's size: ``wanted`` (default a core each), at most that.
+    """Return the embedded cluster's size: ``wanted``, at most a worker a core and one a task.
 
-    Never more workers than cores, nor than ``tasks``.
-
-    The solver is pure Python, one core a process: more workers than cores only share them
-    (each costing memory and processes), and more than the tasks wait for nothing.
+    The default is a worker a core. The solver is pure Python, one core a process: more
+    workers than cores only share them (each costing memory and processes), and more than the
+    tasks wait for nothing.
 
     >>> cores = len(os.sched_getaffinity(0))
     >>> worker_count(None, 1000) == cores, worker_count(1000, 1000) == cores, worker_count(30, 1)
@@ -1032,9 +1029,12 @@ def _analyze(args: Any, request: list[Interval], stdout: TextIO, stderr: TextIO)
                 return
             workers = 0  # a --scheduler's cluster has its own
             if args.scheduler is None:  # a worker a task at most: see how many there are
-                first = list(islice(plan.jobs, worker_count(args.workers, plan.todo)))
+                wanted, first, tasks = worker_count(args.workers, plan.todo), [], 0
+                while tasks < wanted and (job := next(plan.jobs, None)) is not None:
+                    first.append(job)
+                    tasks += bool(job.parts)  # a job without deals only stamps its file
                 plan = replace(plan, jobs=chain(first, plan.jobs))
-                workers = worker_count(args.workers, sum(1 for job in first if job.parts))
+                workers = worker_count(args.workers, tasks)
             with _cluster(args, workers) as client:
                 if not client.nthreads():
                     stderr.write(f"{_PROG}: the cluster has no worker yet: waiting for one\n")
