@@ -8,10 +8,12 @@ writes each chunk's rows into its own Parquet file as soon as they are back
 stops (one worker process per core, ``--workers``), or an existing one (``--scheduler``).
 
 The files are the record: a run submits only what no file holds, so running the same command
-again resumes it. A folder written by another version, or with another budget or chunk size,
-is refused. Dask runs a chunk again elsewhere when its worker dies; a chunk that ends its worker
-every time (Dask's ``KilledWorker``) is split into one task a deal, and a deal that ends its
-worker every time gets an ``error`` row. Ctrl-C and SIGTERM unwind through context managers:
+again resumes it; a file that does not hold exactly what its metadata says is moved aside into
+``rejected/`` and its deals solved again (:func:`freecell._cli.dataset.check`). A folder
+written by another version, or with another budget or chunk size, is refused. Dask runs a
+chunk again elsewhere when its worker dies; a chunk that ends its worker every time (Dask's
+``KilledWorker``) is split into one task a deal, and a deal that ends its worker every time
+gets an ``error`` row. Ctrl-C and SIGTERM unwind through context managers:
 the cluster and its processes are stopped, a file being written is removed, and the guard
 (:func:`freecell._cli.guard.run_command`) exits with 130 or 143.
 
@@ -79,6 +81,9 @@ MAX_CHUNK: Final = 100_000
 the 2-core machine), its rows in the command's memory (about 40 MB) and a file of 12 MB."""
 _WINDOW_PER_THREAD: Final = 4  # chunks handed to the cluster ahead, per worker thread
 _MIN_WINDOW: Final = 32
+_WORKER_START_TIMEOUT: Final = 20.0
+"""Seconds a worker process of the embedded cluster may take to start (Dask's nanny waits for
+ever for one that hangs, as under a tight ``ulimit -u``; it starts in 1 to 3 s)."""
 _HANDSHAKE_LIMIT: Final = 1 << 20
 """The most bytes a scheduler's first message may announce (Dask's handshake: about 200);
 anything larger is no Dask scheduler, and reading it could take all the memory."""
@@ -586,13 +591,13 @@ def _plan(folder: Path, args: Any, request: list[Interval]) -> _Plan:
             except BadFileError as error:
                 bad.append(BadFile(file.path, str(error)))
                 del files[chunk]
+    size, cells = _policy(files, args, args.out)
     for each in bad:  # the files are the record: one that does not count is moved aside
         try:
             move_aside(each)
         except OSError as error:
             msg = f"{each}, and cannot be moved aside: {_reason(error)}"
             raise _RefusedError(msg) from None
-    size, cells = _policy(files, args, args.out)
     stamp = Stamp(__version__, args.max_states, args.timeout, size, cells)
     if args.retry_unknown:
         return replace(_retry_plan(files, stamp, args.out), moved=bad)
@@ -741,8 +746,9 @@ def _cluster(args: Any, workers: int) -> Iterator[Client]:
                         processes=True,
                         dashboard_address="127.0.0.1:0",  # its web server, on loopback
                         silence_logs=logging.CRITICAL,
+                        death_timeout=_WORKER_START_TIMEOUT,
                     )
-            except (OSError, RuntimeError) as error:
+            except Exception as error:  # noqa: BLE001 - Dask's, of any kind (an AssertionError)
                 # Its processes that did start are reaped at exit: not a line about them.
                 logging.getLogger("distributed").setLevel(logging.CRITICAL)
                 msg = (
@@ -752,7 +758,38 @@ def _cluster(args: Any, workers: int) -> Iterator[Client]:
                 )
                 raise _ClusterError(msg) from None
             with cluster, Client(cluster, set_as_default=False) as client:
+                _check_workers(client, workers)
                 yield client
+
+
+def ready() -> bool:
+    """Return True: a task that tells a worker can run tasks (see _check_workers)."""
+    return True
+
+
+def _check_workers(client: Client, workers: int) -> None:
+    """Check that each worker of the embedded cluster runs a task; raise _ClusterError if not.
+
+    A worker process can start and still be unable to run a task: under a tight
+    ``ulimit -u``, the thread that would run it cannot start, and the task would wait for ever.
+    """
+    import time  # noqa: PLC0415 - only the embedded cluster needs it
+
+    addresses = list(client.scheduler_info()["workers"])
+    futures = [client.submit(ready, pure=False, workers=[a]) for a in addresses]
+    deadline = time.monotonic() + _WORKER_START_TIMEOUT
+    try:
+        for future in futures:
+            future.result(timeout=max(0.1, deadline - time.monotonic()))
+    except (TimeoutError, RuntimeError) as error:  # RuntimeError: can't start new thread
+        why = _reason(error)
+        if isinstance(error, TimeoutError):
+            why = f"none within {_WORKER_START_TIMEOUT:g} s"
+        msg = (
+            f"the {workers} worker process{'es' if workers > 1 else ''} cannot run a task "
+            f"({why}): the system's limit of processes (ulimit -u) or memory is too low"
+        )
+        raise _ClusterError(msg) from None
 
 
 @contextmanager
@@ -762,7 +799,11 @@ def _children_quiet() -> Iterator[None]:
     A worker process that cannot start (too many processes, ``ulimit -u``) prints its
     traceback before Dask's logging is set up in it: the command says it in one line instead.
     """
-    saved = os.dup(2)
+    try:
+        saved = os.dup(2)
+    except OSError:  # no standard error at all: nothing to keep quiet
+        yield
+        return
     try:
         nowhere = os.open(os.devnull, os.O_WRONLY)
         os.dup2(nowhere, 2)
@@ -774,12 +815,11 @@ def _children_quiet() -> Iterator[None]:
 
 
 def worker_count(wanted: int | None, tasks: int) -> int:
-    """Return the embedded cluster's size: ``wanted`` (default a core each), at most that.
+    """Return the embedded cluster's size: ``wanted``, at most a worker a core and one a task.
 
-    Never more workers than cores, nor than ``tasks``.
-
-    The solver is pure Python, one core a process: more workers than cores only share them
-    (each costing memory and processes), and more than the tasks wait for nothing.
+    The default is a worker a core. The solver is pure Python, one core a process: more
+    workers than cores only share them (each costing memory and processes), and more than the
+    tasks wait for nothing.
 
     >>> cores = len(os.sched_getaffinity(0))
     >>> worker_count(None, 1000) == cores, worker_count(1000, 1000) == cores, worker_count(30, 1)
@@ -989,9 +1029,12 @@ def _analyze(args: Any, request: list[Interval], stdout: TextIO, stderr: TextIO)
                 return
             workers = 0  # a --scheduler's cluster has its own
             if args.scheduler is None:  # a worker a task at most: see how many there are
-                first = list(islice(plan.jobs, worker_count(args.workers, plan.todo)))
+                wanted, first, tasks = worker_count(args.workers, plan.todo), [], 0
+                while tasks < wanted and (job := next(plan.jobs, None)) is not None:
+                    first.append(job)
+                    tasks += bool(job.parts)  # a job without deals only stamps its file
                 plan = replace(plan, jobs=chain(first, plan.jobs))
-                workers = worker_count(args.workers, sum(1 for job in first if job.parts))
+                workers = worker_count(args.workers, tasks)
             with _cluster(args, workers) as client:
                 if not client.nthreads():
                     stderr.write(f"{_PROG}: the cluster has no worker yet: waiting for one\n")
@@ -1014,11 +1057,11 @@ def _read(args: Any, request: list[Interval], stdout: TextIO, stderr: TextIO) ->
         stderr.writelines(f"{_PROG}: not counted: {file}\n" for file in found.bad)
         stdout.writelines(f"{line}\n" for line in dataset.summary(found, folder))
         return
-    folders = {}
+    folders = []
     for text in args.min_cells:
-        folder = Path(text)
-        folders[folder] = dataset.scan(folder, dataset.MIN_CELLS_COLUMNS, keep=True)
-        stderr.writelines(f"{_PROG}: not counted: {file}\n" for file in folders[folder].bad)
+        found = dataset.scan(Path(text), dataset.MIN_CELLS_COLUMNS, keep=True)
+        stderr.writelines(f"{_PROG}: not counted: {file}\n" for file in found.bad)
+        folders.append((Path(text), found))
     stdout.write(dataset.min_cells(folders, request))
 
 

@@ -9,6 +9,12 @@ is complete and the files are the record of what is done. The file's metadata (k
 ``freecell.analyze``, JSON) says which package version wrote it, with which budget and chunk
 size, and which deals it holds (``"1..1000"``, in the command's own syntax).
 
+A file counts only if it checks (:func:`check`): its metadata names its chunk, and its
+``deal`` column is exactly the deals the metadata names, each once, in order, readable. One
+that does not is left out by the summary and moved into ``rejected/`` by a run
+(:func:`move_aside`), which solves its deals again: whatever happened to the folder, every deal
+is there once.
+
 This module imports pyarrow: only ``freecell analyze`` imports it, after checking the extra.
 """
 
@@ -502,7 +508,7 @@ def _results(found: Folder, folder: Path) -> tuple[int, dict[int, str]]:
     return cells.pop(), dict(zip(deals, rows["result"].cast(pa.string()).to_pylist(), strict=True))
 
 
-def min_cells(folders: dict[Path, Folder], deals: list[Interval]) -> str:
+def min_cells(folders: list[tuple[Path, Folder]], deals: list[Interval]) -> str:
     """Return the table of the fewest free cells (see freecell._min_cells) of some datasets.
 
     Each folder holds one analysis of the same deals with another ``--cells`` (what
@@ -513,7 +519,7 @@ def min_cells(folders: dict[Path, Folder], deals: list[Interval]) -> str:
     that do not fit, and for results that contradict each other.
     """
     by_cells: dict[int, dict[int, str]] = {}
-    for folder, found in folders.items():
+    for folder, found in folders:
         cells, results = _results(found, folder)
         if cells in by_cells:
             msg = f"two of the folders were analysed with --cells {cells}: give one"
