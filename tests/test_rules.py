@@ -14,6 +14,7 @@ from freecell import (
     SPECIAL_DEALS,
 )
 from freecell._cards import card_is_red
+from freecell._errors import QUOTE_LIMIT
 from freecell._min_cells import _SYMBOLS
 from freecell._names import CARD_CODES
 from helpers import WEB, js_object
@@ -47,6 +48,10 @@ class TestRules:
     def test_min_cells(self) -> None:
         """What a deal's fewest free cells can be is what the library's table holds."""
         assert RULES["min_cells"] == list(_SYMBOLS)
+
+    def test_quote_limit(self) -> None:
+        """The page quotes as much of a user's text as the library's messages do."""
+        assert RULES["quote_limit"] == QUOTE_LIMIT
 
     def test_cards(self) -> None:
         """The page's ranks, suits and red suits make the library's card codes and colours."""

@@ -143,6 +143,16 @@ export function saidPicked(card, count, faces) {
 }
 
 /**
+ * Text to quote in a message, cut as Python's messages cut it (freecell._errors.shorten): at
+ * most rules.quote_limit characters, then an ellipsis.
+ */
+export function shorten(text) {
+  const characters = Array.from(String(text));
+  const limit = rules.quote_limit;
+  return characters.length <= limit ? String(text) : `${characters.slice(0, limit).join("")}…`;
+}
+
+/**
  * Python's refusal or error in a reply ({error, code, params}), as a text for say() or note():
  * said in the language in use, with the cards of the state's faces.
  */

@@ -6,7 +6,7 @@ import { createClipboard } from "./clipboard.js";
 import { createGuard } from "./guard.js";
 import { formatNumber, fromPython, t } from "./i18n.js";
 import { keep, kept } from "./kept.js";
-import { saidMove, saidPicked, saidRefusal } from "./messages.js";
+import { saidMove, saidPicked, saidRefusal, shorten } from "./messages.js";
 import { createQueue } from "./queue.js";
 import rules from "./rules.js";
 import { createSolve } from "./solve.js";
@@ -148,10 +148,11 @@ export function createPlay({ state, bridge, view, messages, stats }) {
    */
   function find(op, args, historyMode) {
     const token = ++finding;
-    const grade = formatNumber(Number(args.grade));
-    messages.say(() =>
-      op === "daily" ? t("daily.finding", { date: args.date }) : t("grade.finding", { grade }),
-    );
+    // Said before Python has read the link's date or grade: a date quoted as a refusal would
+    // be, cut; a grade only if it is one (else Python's refusal comes at once).
+    const grade = rules.grades.find((known) => String(known) === String(args.grade).trim());
+    if (op === "daily") messages.say(() => t("daily.finding", { date: shorten(args.date) }));
+    else if (grade) messages.say(() => t("grade.finding", { grade: formatNumber(grade) }));
     return call(op, args).then((reply) =>
       enqueue(async () => {
         if (token !== finding) return;

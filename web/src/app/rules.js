@@ -1,8 +1,9 @@
 // The facts of the game that the page needs, each as freecell (Python) defines it: the places
 // of the notation, a move's syntax, the deal numbers, the cards' ranks and suits (a card's code
-// is its rank then its suit), the red suits, the grades of difficulty (easiest first) and what
-// a deal's fewest free cells can be. tests/test_rules.py checks every value against the
-// library's own constants; keep this a plain JSON object for that.
+// is its rank then its suit), the red suits, the grades of difficulty (easiest first), what a
+// deal's fewest free cells can be, and how much of a user's text a message quotes.
+// tests/test_rules.py checks every value against the library's own constants; keep this a
+// plain JSON object for that.
 export default {
   "cascades": "12345678",
   "freecells": "abcd",
@@ -16,5 +17,6 @@ export default {
   "suits": "CDHS",
   "red_suits": "DH",
   "grades": [1, 2, 3, 4, 5],
-  "min_cells": [0, 1, 2, 3, 4, "impossible", "unknown"]
+  "min_cells": [0, 1, 2, 3, 4, "impossible", "unknown"],
+  "quote_limit": 40
 };

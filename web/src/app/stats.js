@@ -149,7 +149,12 @@ function exclusively(task) {
     task();
     return;
   }
-  locks.request(KEY, () => task()).catch(() => task());
+  let ran = false;
+  const run = () => {
+    ran = true;
+    task();
+  };
+  locks.request(KEY, run).catch(() => ran || run()); // refused (an opaque origin): at once
 }
 
 /** The statistics: what they are now, and the events that change them. */
