@@ -3,6 +3,7 @@
 import re
 
 from freecell import (
+    AUTO_PLAY,
     CASCADES,
     DIFFICULTY_GRADES,
     FOUNDATION,
@@ -42,6 +43,10 @@ class TestRules:
     def test_grades(self) -> None:
         """The page's grades (Random's choice, a link's grade) are the library's."""
         assert RULES["grades"] == list(DIFFICULTY_GRADES)
+
+    def test_auto_play(self) -> None:
+        """The page's automatic-move choices (select#auto) are the library's, in its order."""
+        assert RULES["auto_play"] == list(AUTO_PLAY)
 
     def test_cards(self) -> None:
         """The page's ranks, suits and red suits make the library's card codes and colours."""

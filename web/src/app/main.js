@@ -121,7 +121,7 @@ window.addEventListener("popstate", async () => {
 
 async function start() {
   state.auto = storedAuto();
-  dom.auto.checked = state.auto;
+  dom.auto.value = state.auto;
   state.tapToMove = storedTapToMove();
   dom.tapToMove.checked = state.tapToMove;
   state.liveCheck = storedLiveCheck();

@@ -13,18 +13,18 @@ const operations = {
       Boolean(faces),
       String(history),
     ),
-  play: (session, { source, target, card = "", auto = true, longest = false }) =>
+  play: (session, { source, target, card = "", auto = "safe", longest = false }) =>
     session.play(
       String(source),
       String(target),
       String(card ?? ""),
-      Boolean(auto),
+      String(auto),
       Boolean(longest),
     ),
-  play_card: (session, { card, auto = true }) => session.play_card(String(card), Boolean(auto)),
-  auto_moves: (session) => session.auto_moves(),
+  play_card: (session, { card, auto = "safe" }) => session.play_card(String(card), String(auto)),
+  auto_moves: (session, { auto = "safe" }) => session.auto_moves(String(auto)),
   position_text: (session) => session.position_text(),
-  play_move: (session, { move }) => session.play_move(String(move)),
+  play_move: (session, { move, auto = "off" }) => session.play_move(String(move), String(auto)),
   hint: (session) => session.hint(),
   check: (session) => session.check(),
   grade: (session) => session.grade(),

@@ -41,7 +41,6 @@ export default {
   "action.stop": "Stop",
   "action.restart": "Restart",
   "action.restart.title": "Back to the deal; Redo replays the moves",
-  "auto.label": "Safe auto-move",
   "tap.label": "One tap plays a card",
   "moves.label": "Moves:",
   "help.title": "Help and keys",
@@ -243,5 +242,10 @@ export default {
   "error.nothing-to-redo": "Nothing to redo.",
   "error.nothing-to-restart": "Nothing to restart: no move has been played.",
   "error.link-move": "The link's move {index}, “{move}”, was not played: {reason}",
-  "error.link-too-long": "The link holds {count} moves; only the first {max} were played."
+  "error.link-too-long": "The link holds {count} moves; only the first {max} were played.",
+  "auto-play.label": "Cards go home by themselves",
+  "auto-play.off": "Never",
+  "auto-play.safe": "When safe",
+  "auto-play.all": "Always",
+  "error.auto-play-invalid": "“{text}” is not an auto-play choice: choose off, safe or all."
 };

@@ -37,7 +37,6 @@ export default {
   "action.stop": "Parar",
   "action.restart": "Reiniciar",
   "action.restart.title": "Volver al reparto; Rehacer repite los movimientos",
-  "auto.label": "Movimientos automáticos seguros",
   "tap.label": "Un toque juega la carta",
   "moves.label": "Movimientos:",
   "help.title": "Ayuda y teclas",
@@ -239,5 +238,10 @@ export default {
   "error.nothing-to-redo": "Nada que rehacer: no se ha deshecho ningún movimiento desde el último.",
   "error.nothing-to-restart": "Nada que reiniciar: no se ha hecho ningún movimiento.",
   "error.link-move": "El movimiento {index} del enlace, «{move}», no se ha hecho: {reason}",
-  "error.link-too-long": "El enlace tiene {count} movimientos; solo se han hecho los {max} primeros."
+  "error.link-too-long": "El enlace tiene {count} movimientos; solo se han hecho los {max} primeros.",
+  "auto-play.label": "Las cartas suben solas a las bases",
+  "auto-play.off": "Nunca",
+  "auto-play.safe": "Cuando es seguro",
+  "auto-play.all": "Siempre",
+  "error.auto-play-invalid": "«{text}» no es una opción de movimiento automático: elige off, safe o all."
 };

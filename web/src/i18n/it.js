@@ -37,7 +37,6 @@ export default {
   "action.stop": "Ferma",
   "action.restart": "Ricomincia",
   "action.restart.title": "Torna alla distribuzione iniziale; Ripeti rigioca le mosse",
-  "auto.label": "Mosse automatiche sicure",
   "tap.label": "Un tocco gioca la carta",
   "moves.label": "Mosse:",
   "help.title": "Aiuto e tasti",
@@ -239,5 +238,10 @@ export default {
   "error.nothing-to-redo": "Niente da ripetere: nessuna mossa è stata annullata dopo l'ultima.",
   "error.nothing-to-restart": "Niente da ricominciare: non è stata fatta nessuna mossa.",
   "error.link-move": "La mossa {index} del link, «{move}», non è stata giocata: {reason}",
-  "error.link-too-long": "Il link contiene {count} mosse; sono state giocate solo le prime {max}."
+  "error.link-too-long": "Il link contiene {count} mosse; sono state giocate solo le prime {max}.",
+  "auto-play.label": "Le carte vanno in fondazione da sole",
+  "auto-play.off": "Mai",
+  "auto-play.safe": "Quando è sicuro",
+  "auto-play.all": "Sempre",
+  "error.auto-play-invalid": "«{text}» non è una scelta di mossa automatica: scegli off, safe o all."
 };

@@ -37,7 +37,6 @@ export default {
   "action.stop": "Parar",
   "action.restart": "Recomeçar",
   "action.restart.title": "Voltar ao início; Refazer repete as jogadas",
-  "auto.label": "Jogadas automáticas seguras",
   "tap.label": "Um toque joga a carta",
   "moves.label": "Jogadas:",
   "help.title": "Ajuda e teclas",
@@ -239,5 +238,10 @@ export default {
   "error.nothing-to-redo": "Nada para refazer: nenhuma jogada foi desfeita desde a última.",
   "error.nothing-to-restart": "Nada para recomeçar: nenhuma jogada foi feita.",
   "error.link-move": "A jogada {index} do link, “{move}”, não foi feita: {reason}",
-  "error.link-too-long": "O link tem {count} jogadas; só as primeiras {max} foram feitas."
+  "error.link-too-long": "O link tem {count} jogadas; só as primeiras {max} foram feitas.",
+  "auto-play.label": "Cartas vão para a base sozinhas",
+  "auto-play.off": "Nunca",
+  "auto-play.safe": "Quando é seguro",
+  "auto-play.all": "Sempre",
+  "error.auto-play-invalid": "“{text}” não é uma opção de jogada automática: escolha off, safe ou all."
 };

@@ -37,7 +37,6 @@ export default {
   "action.stop": "Стоп",
   "action.restart": "Сначала",
   "action.restart.title": "Вернуться к началу расклада; «Вернуть» повторит ходы",
-  "auto.label": "Безопасные автоходы",
   "tap.label": "Ход одним касанием",
   "moves.label": "Ходов:",
   "help.title": "Справка и клавиши",
@@ -255,5 +254,10 @@ export default {
   "error.nothing-to-redo": "Нечего возвращать: после последнего хода ничего не отменяли.",
   "error.nothing-to-restart": "Нечего начинать заново: ходов ещё не было.",
   "error.link-move": "Ход {index} из ссылки, «{move}», не сыгран: {reason}",
-  "error.link-too-long": "В ссылке ходов: {count}; сыграны только первые {max}."
+  "error.link-too-long": "В ссылке ходов: {count}; сыграны только первые {max}.",
+  "auto-play.label": "Карты сами уходят в дом",
+  "auto-play.off": "Никогда",
+  "auto-play.safe": "Когда это безопасно",
+  "auto-play.all": "Всегда",
+  "error.auto-play-invalid": "«{text}» — не вариант автохода: выберите off, safe или all."
 };

@@ -37,7 +37,6 @@ export default {
   "action.stop": "停止",
   "action.restart": "重新開始",
   "action.restart.title": "回到開局；按「重做」可重播各步",
-  "auto.label": "安全自動收牌",
   "tap.label": "輕點一下就出牌",
   "moves.label": "步數",
   "help.title": "說明與按鍵",
@@ -231,5 +230,10 @@ export default {
   "error.nothing-to-redo": "沒有可以重做的步：上一步之後沒有復原過。",
   "error.nothing-to-restart": "不需要重新開始：還沒有走過任何一步。",
   "error.link-move": "連結裡的第 {index} 步「{move}」沒有走：{reason}",
-  "error.link-too-long": "連結裡有 {count} 步，只走了前 {max} 步。"
+  "error.link-too-long": "連結裡有 {count} 步，只走了前 {max} 步。",
+  "auto-play.label": "自動收牌",
+  "auto-play.off": "從不",
+  "auto-play.safe": "安全時",
+  "auto-play.all": "總是",
+  "error.auto-play-invalid": "「{text}」不是自動收牌的選項：請選 off、safe 或 all。"
 };
