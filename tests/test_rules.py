@@ -15,7 +15,7 @@ from freecell import (
     SPECIAL_DEALS,
 )
 from freecell._cards import card_is_red
-from freecell._names import CARD_CODES
+from freecell._names import CARD_CODES, SUIT_SYMBOLS
 from helpers import WEB, js_object
 
 RULES = js_object(WEB / "app" / "rules.js")
@@ -43,6 +43,10 @@ class TestRules:
     def test_grades(self) -> None:
         """The page's grades (Random's choice, a link's grade) are the library's."""
         assert RULES["grades"] == list(DIFFICULTY_GRADES)
+
+    def test_suit_symbols(self) -> None:
+        """The page finds suits in messages by the library's symbols, in the suits' order."""
+        assert RULES["suit_symbols"] == SUIT_SYMBOLS
 
     def test_auto_play(self) -> None:
         """The page's automatic-move choices (select#auto) are the library's, in its order."""

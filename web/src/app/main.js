@@ -9,6 +9,7 @@ import { storedLiveCheck } from "./guard.js";
 import { t } from "./i18n.js";
 import { bindInput } from "./input.js";
 import { createLanguage } from "./language.js";
+import { bindLook } from "./look.js";
 import { createMessages } from "./messages.js";
 import { createPlay, storedAuto, storedGrade, storedTapToMove } from "./play.js";
 import rules from "./rules.js";
@@ -30,6 +31,7 @@ const dom = {
   statsConfirm: $("#stats-confirm"),
   moreToggle: $(".more-toggle"),
   auto: $("#auto"),
+  deck: $("#deck"),
   tapToMove: $("#tap-to-move"),
   liveCheck: $("#live-check"),
   guard: $("#guard"),
@@ -67,6 +69,7 @@ const messages = createMessages({
   updateNotice: $("#update"),
   announcer: $("#announcer"),
 });
+bindLook(dom); // before the first board: the cards come in their colours
 const view = createView(dom);
 keepBarFitted(dom.bar);
 // Ready once Python answers and the first board is out: input from then on acts at once.

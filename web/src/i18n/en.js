@@ -247,5 +247,8 @@ export default {
   "auto-play.off": "Never",
   "auto-play.safe": "When safe",
   "auto-play.all": "Always",
-  "error.auto-play-invalid": "“{text}” is not an auto-play choice: choose off, safe or all."
+  "error.auto-play-invalid": "“{text}” is not an auto-play choice: choose off, safe or all.",
+  "deck.label": "Card colours",
+  "deck.two-colour": "Two colours",
+  "deck.four-colour": "Four colours: ♣ green, ♦ blue"
 };

@@ -243,5 +243,8 @@ export default {
   "auto-play.off": "Nunca",
   "auto-play.safe": "Cuando es seguro",
   "auto-play.all": "Siempre",
-  "error.auto-play-invalid": "«{text}» no es una opción de movimiento automático: elige off, safe o all."
+  "error.auto-play-invalid": "«{text}» no es una opción de movimiento automático: elige off, safe o all.",
+  "deck.label": "Colores de las cartas",
+  "deck.two-colour": "Dos colores",
+  "deck.four-colour": "Cuatro colores: ♣ verde, ♦ azul"
 };

@@ -243,5 +243,8 @@ export default {
   "auto-play.off": "Mai",
   "auto-play.safe": "Quando è sicuro",
   "auto-play.all": "Sempre",
-  "error.auto-play-invalid": "«{text}» non è una scelta di mossa automatica: scegli off, safe o all."
+  "error.auto-play-invalid": "«{text}» non è una scelta di mossa automatica: scegli off, safe o all.",
+  "deck.label": "Colori delle carte",
+  "deck.two-colour": "Due colori",
+  "deck.four-colour": "Quattro colori: ♣ verde, ♦ blu"
 };

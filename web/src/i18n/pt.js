@@ -243,5 +243,8 @@ export default {
   "auto-play.off": "Nunca",
   "auto-play.safe": "Quando é seguro",
   "auto-play.all": "Sempre",
-  "error.auto-play-invalid": "“{text}” não é uma opção de jogada automática: escolha off, safe ou all."
+  "error.auto-play-invalid": "“{text}” não é uma opção de jogada automática: escolha off, safe ou all.",
+  "deck.label": "Cores das cartas",
+  "deck.two-colour": "Duas cores",
+  "deck.four-colour": "Quatro cores: ♣ verde, ♦ azul"
 };

@@ -259,5 +259,8 @@ export default {
   "auto-play.off": "Никогда",
   "auto-play.safe": "Когда это безопасно",
   "auto-play.all": "Всегда",
-  "error.auto-play-invalid": "«{text}» — не вариант автохода: выберите off, safe или all."
+  "error.auto-play-invalid": "«{text}» — не вариант автохода: выберите off, safe или all.",
+  "deck.label": "Цвета карт",
+  "deck.two-colour": "Два цвета",
+  "deck.four-colour": "Четыре цвета: ♣ зелёные, ♦ синие"
 };

@@ -235,5 +235,8 @@ export default {
   "auto-play.off": "從不",
   "auto-play.safe": "安全時",
   "auto-play.all": "總是",
-  "error.auto-play-invalid": "「{text}」不是自動收牌的選項：請選 off、safe 或 all。"
+  "error.auto-play-invalid": "「{text}」不是自動收牌的選項：請選 off、safe 或 all。",
+  "deck.label": "牌的顏色",
+  "deck.two-colour": "雙色",
+  "deck.four-colour": "四色：♣ 綠、♦ 藍"
 };
