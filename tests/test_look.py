@@ -1,4 +1,4 @@
-"""The table's look, chosen in the "⋯" menu (web/src/app/look.js): the four-colour deck.
+"""The table's look, chosen in the "⋯" menu (web/src/app/look.js): deck, left-handed table.
 
 In a real Chromium, light and dark: the colours the page computes, their contrast (WCAG AA on
 every face a suit is drawn on), the menu's choice remembered, and axe-core's verdict.
@@ -12,7 +12,7 @@ from typing import Any, cast
 import pytest
 from playwright.sync_api import Page, expect
 
-from helpers import ROOT, PageFactory, boot, menu, screenshot_path
+from helpers import PHONE_OPTIONS, ROOT, PageFactory, boot, menu, screenshot_path
 
 pytestmark = pytest.mark.browser
 
@@ -126,3 +126,58 @@ class TestFourColourDeck:
         page.evaluate("() => localStorage.setItem('freecell.deck', '<b>x</b>')")
         page.reload()
         expect(page.locator("html")).to_have_attribute("data-deck", "two-colour")
+
+
+HANDS_JS = """() => {
+    const rect = (selector) => document.querySelector(selector).getBoundingClientRect();
+    const centre = (box) => box.left + box.width / 2;
+    return {
+        foundations: rect(".foundations"),
+        freecells: rect(".freecells"),
+        more: centre(rect(".more-toggle")),
+        undo: centre(rect("[data-action=undo]")),
+        width: innerWidth,
+    };
+}"""
+
+
+class TestLeftHanded:
+    @pytest.mark.parametrize(
+        ("shape", "options"),
+        [
+            ("desktop", {}),
+            ("upright", PHONE_OPTIONS),
+            ("sideways", {**PHONE_OPTIONS, "viewport": {"width": 740, "height": 360}}),
+        ],
+    )
+    def test_the_foundations_go_left_of_the_free_cells(
+        self,
+        pages: PageFactory,
+        site_url: str,
+        shape: str,
+        options: dict[str, Any],
+        request: pytest.FixtureRequest,
+    ) -> None:
+        """Left-handed: foundations left of the free cells, the menu's "⋯" in the left half."""
+        page = pages(reduced_motion="reduce", **options)
+        boot(page, f"{site_url}?deal=617&moves=8a")
+        right = cast(dict[str, Any], page.evaluate(HANDS_JS))
+        assert right["freecells"]["right"] <= right["foundations"]["left"]
+        assert right["more"] > right["width"] / 2
+        menu(page)
+        page.locator("input#left-handed").check()
+        page.keyboard.press("Escape")
+        expect(page.locator("html")).to_have_attribute("data-left-handed", "")
+        left = cast(dict[str, Any], page.evaluate(HANDS_JS))
+        assert left["foundations"]["right"] <= left["freecells"]["left"], left
+        assert left["more"] < left["width"] / 2, left
+        if shape == "upright":
+            assert left["undo"] < left["width"] / 2, left
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            name = f"screenshot-left-handed-{shape}-{scheme}"
+            page.screenshot(path=screenshot_path(request.config, name))
+        assert axe_violations(page) == []
+        page.reload()
+        expect(page.locator("input#left-handed")).to_be_checked()
+        assert page.evaluate("() => localStorage.getItem('freecell.left-handed')") == "on"

@@ -32,6 +32,7 @@ const dom = {
   moreToggle: $(".more-toggle"),
   auto: $("#auto"),
   deck: $("#deck"),
+  leftHanded: $("#left-handed"),
   tapToMove: $("#tap-to-move"),
   liveCheck: $("#live-check"),
   guard: $("#guard"),

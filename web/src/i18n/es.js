@@ -246,5 +246,6 @@ export default {
   "error.auto-play-invalid": "«{text}» no es una opción de movimiento automático: elige off, safe o all.",
   "deck.label": "Colores de las cartas",
   "deck.two-colour": "Dos colores",
-  "deck.four-colour": "Cuatro colores: ♣ verde, ♦ azul"
+  "deck.four-colour": "Cuatro colores: ♣ verde, ♦ azul",
+  "left-handed.label": "Mesa para zurdos"
 };

@@ -246,5 +246,6 @@ export default {
   "error.auto-play-invalid": "«{text}» non è una scelta di mossa automatica: scegli off, safe o all.",
   "deck.label": "Colori delle carte",
   "deck.two-colour": "Due colori",
-  "deck.four-colour": "Quattro colori: ♣ verde, ♦ blu"
+  "deck.four-colour": "Quattro colori: ♣ verde, ♦ blu",
+  "left-handed.label": "Tavolo per mancini"
 };

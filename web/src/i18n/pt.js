@@ -246,5 +246,6 @@ export default {
   "error.auto-play-invalid": "“{text}” não é uma opção de jogada automática: escolha off, safe ou all.",
   "deck.label": "Cores das cartas",
   "deck.two-colour": "Duas cores",
-  "deck.four-colour": "Quatro cores: ♣ verde, ♦ azul"
+  "deck.four-colour": "Quatro cores: ♣ verde, ♦ azul",
+  "left-handed.label": "Mesa para canhotos"
 };

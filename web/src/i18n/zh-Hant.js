@@ -238,5 +238,6 @@ export default {
   "error.auto-play-invalid": "「{text}」不是自動收牌的選項：請選 off、safe 或 all。",
   "deck.label": "牌的顏色",
   "deck.two-colour": "雙色",
-  "deck.four-colour": "四色：♣ 綠、♦ 藍"
+  "deck.four-colour": "四色：♣ 綠、♦ 藍",
+  "left-handed.label": "左手模式"
 };
