@@ -161,7 +161,7 @@ def open_in_place(page: Page, url: str, played: list[str] | None = None) -> None
 
 
 def settle(page: Page) -> None:
-    """Make a running page ready for the next test: nothing open or picked up, auto-move on.
+    """Make a running page ready for the next test: nothing open or picked up, auto-play safe.
 
     Escape closes a dialog, puts a picked-up card down and stops Solve; the menu closes with
     its toggle. Tap-to-move is as the device starts it: on for a touch screen, off for a mouse.
@@ -173,10 +173,12 @@ def settle(page: Page) -> None:
     expect(page.locator("dialog[open]")).to_have_count(0)
     expect(page.locator("[aria-current]")).to_have_count(0)
     expect(page.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "false")
-    for setting in ("input#auto", "input#live-check"):
-        if not page.locator(setting).is_checked():
-            menu(page)
-            page.locator(setting).check()
+    if page.locator("select#auto").input_value() != "safe":
+        menu(page)
+        page.locator("select#auto").select_option("safe")
+    if not page.locator("input#live-check").is_checked():
+        menu(page)
+        page.locator("input#live-check").check()
     coarse = page.evaluate("() => matchMedia('(pointer: coarse)').matches")
     if page.locator("input#tap-to-move").is_checked() != coarse:
         menu(page)
@@ -261,6 +263,16 @@ def menu(page: Page) -> None:
     toggle = page.locator(".more-toggle")
     if toggle.get_attribute("aria-expanded") != "true":
         toggle.click()
+
+
+def set_auto(page: Page, mode: str) -> None:
+    """Choose auto-play (`off`, `safe` or `all`) in the "⋯" menu's select#auto."""
+    select = page.locator("select#auto")
+    if select.input_value() != mode:
+        menu(page)
+        select.select_option(mode)
+        page.keyboard.press("Escape")
+    expect(select).to_have_value(mode)
 
 
 def tap_to_move(page: Page, on: bool) -> None:

@@ -12,10 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from freecell import (
+    AUTO_PLAY,
     CASCADES,
     FORMATS,
     FREECELLS,
     MOVE_PATTERN,
+    CodedError,
     Game,
     HistoryError,
     IllegalMoveError,
@@ -25,6 +27,7 @@ from freecell import (
     PositionError,
     deal,
     format_deal,
+    parse_auto_play,
     parse_card,
     parse_position,
 )
@@ -935,3 +938,43 @@ class TestProperties:
         """Every position reached parses back from its printed text."""
         position = walk(game, choices).position
         assert parse_position(str(position)) == position
+
+
+class TestAutoPlay:
+    def test_the_choices_read_back(self) -> None:
+        """Each automatic-move choice parses to itself; any other text is refused by code."""
+        assert [parse_auto_play(mode) for mode in AUTO_PLAY] == ["off", "safe", "all"]
+        for text in ["", "max", "Safe", "<b>all</b>", "x" * 100]:
+            with pytest.raises(CodedError) as raised:
+                parse_auto_play(text)
+            assert raised.value.code == "auto-play-invalid"
+            assert len(raised.value.params["text"]) <= 13
+
+    def test_all_sends_a_card_that_safe_keeps(self) -> None:
+        """2H goes home with `all` while the black aces are out; `safe` keeps it, `off` all."""
+        game = Game.from_deal_number(3)
+        game.push("1a")
+        assert [str(m) for m in game.auto_moves("safe")] == ["5h"]
+        assert game.next_auto_move("off") is None
+        assert [str(m) for m in game.auto_moves("all")] == ["6h"]
+        assert game.auto_flags == [False, True, True]
+        assert [str(m) for m in game.undo_turn()] == ["6h", "5h", "1a"]
+
+    @settings(max_examples=100, deadline=None)
+    @given(games(), choice_lists)
+    def test_all_is_every_move_home_and_safe_a_part_of_it(
+        self, game: Game, choices: list[int]
+    ) -> None:
+        """`all` finds a move home whenever one is legal, and `safe` only ones `all` allows."""
+        for choice in choices:
+            position = game.position
+            home = [m for m in position.legal_moves() if m.target == "h"]
+            every, safe = position.next_auto_move("all"), position.next_auto_move("safe")
+            assert (every is None) == (not home)
+            assert every is None or every in home
+            assert safe is None or (safe in home and every is not None)
+            assert position.next_auto_move("off") is None
+            move = pick(game, choice)
+            if move is None:
+                break
+            game.push(move)

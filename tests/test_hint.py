@@ -29,6 +29,20 @@ def game_after(number: int, moves: list[str]) -> Game:
     return game
 
 
+def last_turn(number: int, moves: list[str]) -> int:
+    """Return where the last turn of a game played with safe auto-play starts (its move's index).
+
+    After a player's move every safe move home is played, so a move that is the safe automatic
+    move of its position is one of those (a game's first move aside).
+    """
+    game, start = Game.from_deal_number(number), 0
+    for index, move in enumerate(moves):
+        if index == 0 or str(game.next_auto_move("safe")) != move:
+            start = index
+        game.push(move)
+    return start
+
+
 class TestHint:
     @pytest.mark.parametrize("moves", [[], ["82", "52", "23"]])
     def test_the_next_move_of_a_solution(
@@ -104,7 +118,10 @@ class TestSolve:
     def test_solve_wins_and_undo_takes_back_one_move(
         self, pages: PageFactory, site_url: str
     ) -> None:
-        """Solve plays the rest to a win (a game that replays to a win); Undo works after it."""
+        """Solve plays the rest to a win (a game that replays to a win); Undo takes a turn back.
+
+        Solve follows auto-play (`safe` here): its last move's automatic moves go with it.
+        """
         page = pages(reduced_motion="reduce")
         boot(page, f"{site_url}?deal=1&moves=5a,5b")
         press(page, "solve")
@@ -114,7 +131,23 @@ class TestSolve:
         assert game_after(1, moves).is_won()
         expect(page.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "false")
         page.locator("[data-action=undo]").click()
-        expect(page.locator("#board")).to_have_attribute("data-moves", ",".join(moves[:-1]))
+        turn = last_turn(1, moves)
+        assert turn < len(moves) - 1  # the solution ends in a move and safe moves home
+        expect(page.locator("#board")).to_have_attribute("data-moves", ",".join(moves[:turn]))
+
+    def test_solve_follows_auto_play_all(self, pages: PageFactory, site_url: str) -> None:
+        """With auto-play `all`, Solve wins, and no card that could go home waits for a move."""
+        page = pages(reduced_motion="reduce")
+        page.add_init_script("localStorage.setItem('freecell.auto-play', 'all')")
+        boot(page, f"{site_url}?deal=3")
+        press(page, "solve")
+        expect(page.locator("html")).to_have_attribute("data-won", "true", timeout=120_000)
+        game = Game.from_deal_number(3)
+        for index, move in enumerate(moves_of(page)):
+            waiting = game.next_auto_move("all")
+            assert index == 0 or waiting is None or str(waiting) == move
+            game.push(move)
+        assert game.is_won()
 
     def test_stop(self, table: Page, site_url: str) -> None:
         """Shift+S again stops Solve: the moves stop coming, each one legal and in the link."""

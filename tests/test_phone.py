@@ -231,6 +231,55 @@ class TestGeometry:
         assert fit["scrollHeight"] <= 360, fit
 
 
+REACH_JS = """() => {
+    const rect = (element) => element.getBoundingClientRect();
+    const buttons = ["undo", "redo", "hint", "solve"].map((action) =>
+        rect(document.querySelector(`[data-action=${action}]`)));
+    const cards = Array.from(document.querySelectorAll("#table [data-card], .slot"), rect);
+    const field = document.querySelector("#deal");
+    return {
+        centres: buttons.map((box) => box.top + box.height / 2),
+        buttonsTop: Math.min(...buttons.map((box) => box.top)),
+        cardsBottom: Math.max(...cards.map((box) => box.bottom)),
+        field: [field.value, field.scrollWidth, field.clientWidth],
+        height: innerHeight,
+    };
+}"""
+
+
+class TestThumbReach:
+    @pytest.mark.parametrize(
+        "size", [{"width": 320, "height": 568}, *UPRIGHT_TARGETS], ids=lambda s: f"{s['width']}"
+    )
+    def test_the_game_buttons_sit_at_the_bottom(
+        self, phone: Page, site_url: str, size: ViewportSize
+    ) -> None:
+        """Upright, Undo, Redo, Hint and Solve's centres are in the bottom third; no card under."""
+        phone.set_viewport_size(size)
+        number, moves = LONGEST
+        for url in (link(site_url, 617, []), link(site_url, number, moves)):
+            open_in_place(phone, url)
+            reach = cast(dict[str, Any], phone.evaluate(REACH_JS))
+            assert all(y > size["height"] * 2 / 3 for y in reach["centres"]), reach
+            assert reach["cardsBottom"] <= reach["buttonsTop"], reach
+            assert_fits(geometry(phone), (size, reach))
+
+    @pytest.mark.parametrize(
+        "size",
+        [{"width": 320, "height": 568}, PHONE, *LANDSCAPE_TARGETS],
+        ids=lambda s: f"{s['width']}x{s['height']}",
+    )
+    def test_the_deal_field_shows_every_digit(
+        self, phone: Page, site_url: str, size: ViewportSize
+    ) -> None:
+        """The deal field shows 8589934591 whole (nothing scrolled out of it), from 320 px up."""
+        phone.set_viewport_size(size)
+        open_in_place(phone, link(site_url, 8589934591, []))
+        value, scroll, client = cast(dict[str, Any], phone.evaluate(REACH_JS))["field"]
+        assert value == "8589934591"
+        assert scroll <= client, (scroll, client)
+
+
 INSIDE_JS = """() => new Promise((resolve) => requestAnimationFrame(() => {
     const boxes = Array.from(document.querySelectorAll(
         "#table [data-card], .slot, .bar .button, .bar #deal"),

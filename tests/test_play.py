@@ -24,12 +24,12 @@ from helpers import (
     engine_after,
     js_object,
     link,
-    menu,
     mouse_drag,
     moves_of,
     open_in_place,
     press,
     screenshot_path,
+    set_auto,
     solution,
     tap_to_move,
 )
@@ -94,16 +94,6 @@ def card(page: Page, code: str) -> Locator:
     return page.locator(f"#table [data-card='{code}']")
 
 
-def set_auto(page: Page, on: bool) -> None:
-    """Set the safe auto-move checkbox (in the "⋯" menu)."""
-    box = page.locator("input#auto")
-    if box.is_checked() != on:
-        menu(page)
-        box.click()
-        page.keyboard.press("Escape")
-    expect(box).to_be_checked(checked=on)
-
-
 # --- tests --------------------------------------------------------------------------------------
 
 
@@ -145,14 +135,14 @@ class TestClick:
     def test_auto_move_off_is_remembered(self, table: Page, site_url: str) -> None:
         """With auto-move off only the user's move is played, and the setting survives a reload."""
         open_game(table, site_url, 1, ["5a", "5b", "5c"])
-        set_auto(table, False)
+        set_auto(table, "off")
         card(table, "JS").click()
         table.locator("[data-freecell='3']").click()
         expect_moves(table, ["5a", "5b", "5c", "5d"])
         other = table.context.new_page()
         try:
             boot(other, table.url)
-            expect(other.locator("input#auto")).not_to_be_checked()
+            expect(other.locator("select#auto")).to_have_value("off")
         finally:
             other.close()
 
@@ -273,13 +263,13 @@ class TestUndoRedo:
     def test_a_move_home_by_hand_stays_one_move(self, table: Page, site_url: str) -> None:
         """A card sent home by hand with auto-move off is undone alone after turning it on."""
         open_game(table, site_url, 1)
-        set_auto(table, False)
+        set_auto(table, "off")
         blur(table)
         for move in ["5a", "5b", "5c", "5d", "5h"]:
             table.keyboard.press(move[0])
             table.keyboard.press(move[1])
         expect_moves(table, ["5a", "5b", "5c", "5d", "5h"])
-        set_auto(table, True)
+        set_auto(table, "safe")
         table.locator("[data-action=undo]").click()
         expect_moves(table, ["5a", "5b", "5c", "5d"])
         assert shown_table(table) == engine_table(1, ["5a", "5b", "5c", "5d"])
@@ -554,7 +544,7 @@ class TestLinks:
     def test_link_ignores_the_auto_setting(self, table: Page, site_url: str) -> None:
         """A link replays its moves exactly even with auto-move on: no automatic moves added."""
         open_game(table, site_url, 1, ["5a", "5b", "5c", "5d"])
-        expect(table.locator("input#auto")).to_be_checked()
+        expect(table.locator("select#auto")).to_have_value("safe")
         assert shown_table(table) == engine_table(1, ["5a", "5b", "5c", "5d"])
 
     @pytest.mark.parametrize(
@@ -587,6 +577,48 @@ class TestLinks:
         expect_moves(table, ["5a", "52"])
         table.go_forward()
         expect(table.locator("#board")).to_have_attribute("data-deal", "2")
+
+
+class TestAutoPlay:
+    def test_all_sends_home_a_card_that_safe_keeps(self, table: Page, site_url: str) -> None:
+        """Deal 3, 1a: `safe` sends A♥ home; `all` 2♥ too (black aces out); Undo takes the turn."""
+        open_game(table, site_url, 3)
+        card(table, "8C").click()
+        table.locator("[data-freecell='0']").click()
+        expect_moves(table, ["1a", "5h"])
+        set_auto(table, "all")  # before the deal opens again: opening it plays nothing itself
+        open_game(table, site_url, 3)
+        card(table, "8C").click()
+        table.locator("[data-freecell='0']").click()
+        expect_moves(table, ["1a", "5h", "6h"])
+        expect(table.locator("[data-foundation='2'] [data-card='2H']")).to_have_count(1)
+        assert shown_table(table) == engine_table(3, ["1a", "5h", "6h"])
+        table.locator("[data-action=undo]").click()
+        expect_moves(table, [])
+        table.locator("[data-action=redo]").click()
+        expect_moves(table, ["1a", "5h", "6h"])
+        assert table.evaluate("() => localStorage.getItem('freecell.auto-play')") == "all"
+
+    def test_choosing_all_plays_what_it_allows_now(self, table: Page, site_url: str) -> None:
+        """Turning `all` on sends home at once the card `safe` kept, as an automatic move."""
+        open_game(table, site_url, 3, ["1a", "5h"])
+        set_auto(table, "all")
+        expect_moves(table, ["1a", "5h", "6h"])
+
+    def test_a_link_made_with_all_replays_with_off(
+        self, table: Page, pages: PageFactory, site_url: str
+    ) -> None:
+        """A link made with `all` opens the same game with auto-play `off`: it holds each move."""
+        set_auto(table, "all")
+        open_game(table, site_url, 3)
+        card(table, "8C").dblclick()
+        expect_moves(table, ["1a", "5h", "6h"])
+        other = pages()
+        other.add_init_script("localStorage.setItem('freecell.auto-play', 'off')")
+        boot(other, table.url)
+        expect(other.locator("select#auto")).to_have_value("off")
+        expect_moves(other, ["1a", "5h", "6h"])
+        assert shown_table(other) == shown_table(table)
 
 
 class TestIllegal:

@@ -3,6 +3,7 @@
 import re
 
 from freecell import (
+    AUTO_PLAY,
     CASCADES,
     DIFFICULTY_GRADES,
     FOUNDATION,
@@ -16,7 +17,7 @@ from freecell import (
 from freecell._cards import card_is_red
 from freecell._errors import QUOTE_LIMIT
 from freecell._min_cells import _SYMBOLS
-from freecell._names import CARD_CODES
+from freecell._names import CARD_CODES, SUIT_SYMBOLS
 from helpers import WEB, js_object
 
 RULES = js_object(WEB / "app" / "rules.js")
@@ -52,6 +53,14 @@ class TestRules:
     def test_quote_limit(self) -> None:
         """The page quotes as much of a user's text as the library's messages do."""
         assert RULES["quote_limit"] == QUOTE_LIMIT
+
+    def test_suit_symbols(self) -> None:
+        """The page finds suits in messages by the library's symbols, in the suits' order."""
+        assert RULES["suit_symbols"] == SUIT_SYMBOLS
+
+    def test_auto_play(self) -> None:
+        """The page's automatic-move choices (select#auto) are the library's, in its order."""
+        assert RULES["auto_play"] == list(AUTO_PLAY)
 
     def test_cards(self) -> None:
         """The page's ranks, suits and red suits make the library's card codes and colours."""

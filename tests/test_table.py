@@ -106,12 +106,12 @@ class TestTargets:
 
 class TestAutoMove:
     def test_turning_it_on_plays_the_safe_moves(self, table: Page, site_url: str) -> None:
-        """Deal 1, auto off, 5a 5b 5c 5d: ticking the box sends A♦ home at once."""
+        """Deal 1, auto-play off, 5a 5b 5c 5d: choosing `safe` sends A♦ home at once."""
         open_in_place(table, link(site_url, 1, ["5a", "5b", "5c", "5d"]))
         menu(table)
-        box = table.locator("input#auto")
-        box.uncheck()
-        box.check()
+        select = table.locator("select#auto")
+        select.select_option("off")
+        select.select_option("safe")
         expect(table.locator("#board")).to_have_attribute("data-moves", "5a,5b,5c,5d,5h")
         expect(table.locator("[data-foundation='1'] [data-card='AD']")).to_have_count(1)
 

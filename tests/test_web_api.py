@@ -191,6 +191,59 @@ class TestPlay:
         session.new_game("1", "5a,5b,5c")
         assert game_of(session.play("5", "d", "", False))["moves"] == ["5a", "5b", "5c", "5d"]
 
+    def test_auto_play_all(self, session: Session) -> None:
+        """With `all`, a card goes home that `safe` keeps: 2H with the black aces out."""
+        session.new_game("3")
+        assert game_of(session.play("1", "a", "", "safe"))["moves"] == ["1a", "5h"]
+        session.new_game("3")
+        data = reply(session.play("1", "a", "", "all"))
+        assert data["game"]["moves"] == ["1a", "5h", "6h"]
+        assert data["game"]["auto"] == [False, True, True]
+        assert [made["move"] for made in data["made"]] == ["1a", "5h", "6h"]
+        assert game_of(session.undo())["moves"] == []
+        assert game_of(session.redo())["moves"] == ["1a", "5h", "6h"]
+
+    def test_auto_play_off(self, session: Session) -> None:
+        """With `off` (or False), nothing follows the player's move."""
+        session.new_game("3")
+        assert game_of(session.play_card("8C", "off"))["moves"] == ["1a"]
+        assert game_of(session.auto_moves("all"))["moves"] == ["1a", "5h", "6h"]
+
+    def test_a_link_made_with_all_replays_with_any_setting(self, session: Session) -> None:
+        """A link records every move: replayed, it is the same game, whatever auto-play says."""
+        session.new_game("3")
+        made = game_of(session.play("1", "a", "", "all"))
+        for mode in ["off", "safe", "all"]:
+            other = Session()
+            opened = reply(other.new_game("3", ",".join(made["moves"])))
+            assert opened["game"]["cascades"] == made["cascades"]
+            assert opened["game"]["foundations"] == made["foundations"]
+            assert game_of(other.auto_moves(mode))["moves"][:3] == made["moves"]
+
+    @pytest.mark.parametrize("bad", ["max", "", "<img src=x>", "1"])
+    def test_a_bad_auto_play_is_refused(self, session: Session, bad: str) -> None:
+        """An unknown auto-play choice is refused by code, and the game stays as it was."""
+        session.new_game("3")
+        for answer in [
+            session.play("1", "a", "", bad),
+            session.play_card("8C", bad),
+            session.play_move("1a", bad),
+            session.auto_moves(bad),
+        ]:
+            data = reply(answer)
+            assert (data["ok"], data["code"], data["game"]["moves"]) == (
+                False,
+                "auto-play-invalid",
+                [],
+            )
+
+    def test_solve_plays_with_the_choice(self, session: Session) -> None:
+        """Solve's moves (play_move) are followed by the automatic moves of the choice."""
+        session.new_game("3")
+        assert game_of(session.play_move("1a"))["moves"] == ["1a"]
+        session.new_game("3")
+        assert game_of(session.play_move("1a", "all"))["moves"] == ["1a", "5h", "6h"]
+
     def test_illegal_move_changes_nothing(self, session: Session) -> None:
         """A refused move gives the engine's reason and leaves the game as it was."""
         session.new_game("1", "5a")

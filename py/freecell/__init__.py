@@ -74,7 +74,14 @@ from freecell._notation import (
     Move,
     Place,
 )
-from freecell._rules import IllegalMoveError, Position, PositionError
+from freecell._rules import (
+    AUTO_PLAY,
+    AutoPlay,
+    IllegalMoveError,
+    Position,
+    PositionError,
+    parse_auto_play,
+)
 from freecell._solver import (
     DEFAULT_MAX_STATES,
     Solution,
@@ -88,6 +95,7 @@ from freecell._solver import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "AUTO_PLAY",
     "CARDS",
     "CARD_CODES",
     "CASCADES",
@@ -112,6 +120,7 @@ __all__ = [
     "SPECIAL_DEALS",
     "SUITS",
     "VALID_DEALS_TEXT",
+    "AutoPlay",
     "Card",
     "CardError",
     "CodedError",
@@ -160,6 +169,7 @@ __all__ = [
     "format_deal",
     "identify",
     "make_card",
+    "parse_auto_play",
     "parse_card",
     "parse_date",
     "parse_deal_number",

@@ -56,6 +56,8 @@ MESSAGES: Final[Mapping[str, str]] = {
     # a daily deal's date and a grade (freecell._daily)
     "date-invalid": "invalid date {text!r}: write a date YYYY-MM-DD, such as 2026-11-30",
     "grade-invalid": "invalid grade {text!r}: a grade is a whole number from {min} to {max}",
+    # an automatic-move choice (freecell._rules.parse_auto_play)
+    "auto-play-invalid": "invalid auto-play {text!r}: choose off, safe or all",
     # text or values that make no card (freecell._cards)
     "card-invalid": (
         "invalid card {text!r}: write a rank (A 2-9 T or 10 J Q K) then a suit "

@@ -24,7 +24,7 @@ from freecell._errors import CodedError
 from freecell._fcs import parse_position
 from freecell._names import CARD_CODES
 from freecell._notation import Move, Place
-from freecell._rules import Position, position_after
+from freecell._rules import AutoPlay, Position, position_after
 
 
 class HistoryError(CodedError):
@@ -361,20 +361,22 @@ class Game:
             raise HistoryError("nothing-to-restart")
         return [self.undo() for _ in range(len(self._played))]
 
-    def next_auto_move(self) -> Move | None:
-        """Return the next safe automatic move without playing it.
+    def next_auto_move(self, mode: AutoPlay = "safe") -> Move | None:
+        """Return the next automatic move of a choice (``"safe"`` unless told) without playing it.
 
         See :meth:`Position.next_auto_move`.
 
         >>> Game.from_deal_number(1).next_auto_move() is None
         True
         """
-        return self._position.next_auto_move()
+        return self._position.next_auto_move(mode)
 
-    def auto_move(self) -> Move | None:
-        """Play one safe automatic move to the foundations and return it, or return ``None``.
+    def auto_move(self, mode: AutoPlay = "safe") -> Move | None:
+        """Play one automatic move to the foundations and return it, or return ``None``.
 
-        Each automatic move is an ordinary move: it goes on the move stack and can be undone.
+        ``mode`` chooses which cards go (see :meth:`Position.next_auto_move`): the safe ones
+        unless told. Each automatic move is an ordinary move: it goes on the move stack and
+        can be undone.
 
         >>> game = Game.from_deal_number(1)
         >>> [str(game.push(m)) for m in ["5a", "5b", "5c", "5d"]]
@@ -382,19 +384,20 @@ class Game:
         >>> game.auto_move(), game.auto_move()
         (Move.parse('5h'), None)
         """
-        move = self._position.next_auto_move()
+        move = self._position.next_auto_move(mode)
         if move is not None:
             self.push(move, auto=True)
         return move
 
-    def auto_moves(self) -> list[Move]:
-        """Play safe automatic moves until there is none, and return them in order.
+    def auto_moves(self, mode: AutoPlay = "safe") -> list[Move]:
+        """Play automatic moves of a choice (safe unless told) until there is none; return them.
 
-        >>> Game.from_deal_number(1).auto_moves()
-        []
+        >>> game = Game.from_deal_number(3); _ = game.push("1a")
+        >>> game.auto_moves("safe"), game.auto_moves("all")
+        ([Move.parse('5h')], [Move.parse('6h')])
         """
         moves = []
-        while (move := self.auto_move()) is not None:
+        while (move := self.auto_move(mode)) is not None:
             moves.append(move)
         return moves
 

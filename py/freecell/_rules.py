@@ -18,7 +18,7 @@ in a 4-character place so gaps show.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Literal
 
 from freecell._cards import (
     CLUBS,
@@ -35,7 +35,7 @@ from freecell._cards import (
     parse_card,  # noqa: F401 - the doctests name cards
 )
 from freecell._deal import Deal, deal  # noqa: F401 - the doctests deal
-from freecell._errors import CodedError
+from freecell._errors import CodedError, shorten
 from freecell._names import CARD_CODES, RANK_CHARS, SUIT_CHARS
 from freecell._notation import (
     CASCADE_INDEX,
@@ -47,6 +47,11 @@ from freecell._notation import (
     Move,
     Place,
 )
+
+AutoPlay = Literal["off", "safe", "all"]
+"""Which cards go home by themselves after a player's move (see :meth:`Position.next_auto_move`)."""
+AUTO_PLAY: Final[tuple[AutoPlay, ...]] = ("off", "safe", "all")
+"""The automatic-move choices: none, the safe moves home, or every card that can go home."""
 
 FCS_SUIT_ORDER: Final = (2, 0, 1, 3)
 """The suits in the order fc-solve prints the foundations: H C D S."""
@@ -457,20 +462,49 @@ class Position:
         others = (CLUBS, SPADES) if card_is_red(card) else (DIAMONDS, HEARTS)
         return rank == 1 or all(self.foundations[s] >= rank - 1 for s in others)
 
-    def next_auto_move(self) -> Move | None:
-        """Return the first safe automatic move to the foundations, or ``None``.
+    def next_auto_move(self, mode: AutoPlay = "safe") -> Move | None:
+        """Return the first automatic move to the foundations of a choice, or ``None``.
 
-        Sources are tried in the order cascades 1-8, then free cells a-d (see
-        :meth:`is_safe_home`).
+        ``mode`` is one of :data:`AUTO_PLAY`: ``"safe"`` moves a card that no card in play
+        could still need (see :meth:`is_safe_home`), ``"all"`` any card that is next for its
+        foundation (as macroxue's "max" auto-play does: it can lose a game), ``"off"`` none.
+        Sources are tried in the order cascades 1-8, then free cells a-d. Raises
+        :class:`~freecell.CodedError` (``"auto-play-invalid"``) for another mode.
 
-        >>> Position.from_deal(deal(1)).next_auto_move() is None
-        True
+        >>> position = Position.from_deal(deal(3)).apply("1a")
+        >>> [str(position.next_auto_move(m)) for m in AUTO_PLAY]  # AH is safe
+        ['None', '5h', '5h']
+        >>> [str(position.apply("5h").next_auto_move(m)) for m in AUTO_PLAY]  # 2H is not
+        ['None', 'None', '6h']
         """
+        mode = parse_auto_play(mode)
+        if mode == "off":
+            return None
         for place in CASCADES + FREECELLS:
             card = self.card_at(place)
-            if card is not None and self.is_safe_home(card):
+            if card is None:
+                continue
+            home = card == self.next_home(card_suit(card))
+            if home and (mode == "all" or self.is_safe_home(card)):
                 return Move(place, FOUNDATION)
         return None
+
+
+def parse_auto_play(text: str) -> AutoPlay:
+    """Return an automatic-move choice (one of :data:`AUTO_PLAY`) from its name.
+
+    Raises :class:`~freecell.CodedError` (``"auto-play-invalid"``) for any other text.
+
+    >>> parse_auto_play("all")
+    'all'
+    >>> parse_auto_play("max")
+    Traceback (most recent call last):
+    ...
+    freecell._errors.CodedError: invalid auto-play 'max': choose off, safe or all
+    """
+    if text not in AUTO_PLAY:
+        raise CodedError("auto-play-invalid", text=shorten(str(text), 12))
+    return text
 
 
 def position_after(position: Position, move: Move, count: int) -> Position:

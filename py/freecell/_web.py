@@ -39,7 +39,7 @@ from freecell._min_cells import MIN_CELLS_DEALS, MIN_CELLS_FILE, MinCells, parse
 from freecell._names import CARD_CODES, SUIT_SYMBOLS
 from freecell._notation import CASCADES, Move
 from freecell._protocol import REQUESTS, bind, schedule
-from freecell._rules import Position
+from freecell._rules import AutoPlay, Position, parse_auto_play
 from freecell._solver import Solution, Solver
 
 _P = ParamSpec("_P")
@@ -146,11 +146,25 @@ def _made(position: Position, move: Move) -> dict[str, Any]:
     }
 
 
-def _auto_moves(game: Game) -> tuple[list[dict[str, Any]], list[Snapshot]]:
-    """Play the safe automatic moves; return what each made and the game after each."""
+def _auto_play(auto: str | bool) -> AutoPlay:
+    """Return the automatic-move choice a request names: ``"off"``, ``"safe"`` or ``"all"``.
+
+    ``True`` and ``False`` (a caller of the days of one checkbox) mean ``"safe"`` and
+    ``"off"``. Raises :class:`CodedError` (``"auto-play-invalid"``) for anything else.
+
+    >>> _auto_play("all"), _auto_play(True), _auto_play(False)
+    ('all', 'safe', 'off')
+    """
+    if isinstance(auto, bool):
+        return "safe" if auto else "off"
+    return parse_auto_play(auto)
+
+
+def _auto_moves(game: Game, mode: AutoPlay) -> tuple[list[dict[str, Any]], list[Snapshot]]:
+    """Play the automatic moves of ``mode``; return what each made and the game after each."""
     made: list[dict[str, Any]] = []
     steps: list[Snapshot] = []
-    while (move := game.position.next_auto_move()) is not None:
+    while (move := game.position.next_auto_move(mode)) is not None:
         made.append(_made(game.position, move))
         game.push(move, auto=True)
         steps.append(game.snapshot())
@@ -316,8 +330,8 @@ class Session:
     def _refuse(self, game: Game, error: CodedError) -> str:
         return _json({**_refusal(error), "game": game.snapshot()})
 
-    def _play(self, game: Game, move: Move, auto: bool) -> str:
-        """Play a player's move; with ``auto``, the safe automatic moves follow.
+    def _play(self, game: Game, move: Move, auto: AutoPlay) -> str:
+        """Play a player's move; the automatic moves of ``auto`` follow.
 
         The reply's ``"made"`` describes each move made (see :func:`_made`), and ``"steps"``
         holds the game after each.
@@ -325,11 +339,8 @@ class Session:
         made = [_made(game.position, move)]
         game.push(move)
         steps = [game.snapshot()]
-        if auto:
-            made_auto, steps_auto = _auto_moves(game)
-            made += made_auto
-            steps += steps_auto
-        return self._reply(game, steps=steps, made=made)
+        made_auto, steps_auto = _auto_moves(game, auto)
+        return self._reply(game, steps=steps + steps_auto, made=made + made_auto)
 
     def new_game(
         self, text: str, moves: str = "", step: int = 0, faces: bool = True, history: str = ""
@@ -400,7 +411,7 @@ class Session:
         source: str,
         target: str,
         card: str = "",
-        auto: bool = True,
+        auto: str | bool = "safe",
         longest: bool = False,
     ) -> str:
         """Play a player's move from ``source`` to ``target`` (places 1-8, a-d, h).
@@ -408,9 +419,9 @@ class Session:
         ``card`` names the card picked up, when the player picked one: in a cascade it takes
         the cards below it along; ``longest`` (a click rather than a drag) moves as much of a
         run onto an empty cascade as the rules allow (see
-        :func:`freecell._clicks.find_move`). With ``auto``, the safe automatic moves follow,
-        each a move of its own. A refused move gets ``"error"``, the engine's reason, and
-        changes nothing.
+        :func:`freecell._clicks.find_move`). The automatic moves of ``auto`` follow (``"off"``,
+        ``"safe"`` or ``"all"``: see :meth:`freecell.Position.next_auto_move`), each a move of
+        its own. A refused move gets ``"error"``, the engine's reason, and changes nothing.
 
         >>> session = Session(); _ = session.new_game("1")
         >>> reply = json.loads(session.play("5", "a"))
@@ -420,19 +431,21 @@ class Session:
         "illegal move '2h': 9C cannot go to the foundations, which need the AC next"
         """
         try:
+            mode = _auto_play(auto)
             move = find_move(
                 game.position, str(source), str(target), str(card or ""), longest=bool(longest)
             )
         except CodedError as error:
             return self._refuse(game, error)
-        return self._play(game, move, bool(auto))
+        return self._play(game, move, mode)
 
     @_with_game
-    def play_card(self, game: Game, card: str, auto: bool = True) -> str:
+    def play_card(self, game: Game, card: str, auto: str | bool = "safe") -> str:
         """Play the move a tap or a double click on ``card`` makes (its best place).
 
         :func:`freecell._clicks.best_move_for` chooses it; a card with none is refused with
-        the reason :func:`freecell._clicks.why_stuck` gives.
+        the reason :func:`freecell._clicks.why_stuck` gives. The automatic moves of ``auto``
+        follow, as for :meth:`play`.
 
         >>> session = Session(); _ = session.new_game("1")
         >>> json.loads(session.play_card("6S"))["game"]["moves"]
@@ -441,24 +454,31 @@ class Session:
         'Ace of Hearts is covered by cards out of sequence with it'
         """
         try:
+            mode = _auto_play(auto)
             move = best_move_for(game.position, str(card))
             if move is None:
                 raise why_stuck(game.position, str(card))
         except CodedError as error:
             return self._refuse(game, error)
-        return self._play(game, move, bool(auto))
+        return self._play(game, move, mode)
 
     @_with_game
-    def auto_moves(self, game: Game) -> str:
-        """Play the safe automatic moves there are now (auto-move was just turned on).
+    def auto_moves(self, game: Game, auto: str | bool = "safe") -> str:
+        """Play the automatic moves of ``auto`` there are now (auto-play was just changed).
 
         They count as automatic moves of the last turn, so Undo takes them back with it.
 
-        >>> session = Session(); _ = session.new_game("1", "5a,5b,5c,5d")
-        >>> json.loads(session.auto_moves())["game"]["moves"][-1]
-        '5h'
+        >>> session = Session(); _ = session.new_game("3", "1a")
+        >>> json.loads(session.auto_moves())["game"]["moves"]
+        ['1a', '5h']
+        >>> json.loads(session.auto_moves("all"))["game"]["moves"]
+        ['1a', '5h', '6h']
         """
-        made, steps = _auto_moves(game)
+        try:
+            mode = _auto_play(auto)
+        except CodedError as error:
+            return self._refuse(game, error)
+        made, steps = _auto_moves(game, mode)
         return self._reply(game, steps=steps, made=made)
 
     @_with_game
@@ -875,18 +895,21 @@ class Session:
             self._known[position] = ("solved", moves[index + 1 :])
 
     @_with_game
-    def play_move(self, game: Game, move: str) -> str:
-        """Play one move in standard notation, with no automatic moves (Solve plays these).
+    def play_move(self, game: Game, move: str, auto: str | bool = "off") -> str:
+        """Play one move in standard notation (Solve plays these), the moves of ``auto`` after.
+
+        With ``"off"``, the default, no automatic move follows.
 
         >>> session = Session(); _ = session.new_game("617")
         >>> json.loads(session.play_move("82"))["made"][0]["onto"]
         'KS'
         """
         try:
+            mode = _auto_play(auto)
             resolved, _ = game.position.resolve(str(move))
         except CodedError as error:
             return self._refuse(game, error)
-        return self._play(game, resolved, auto=False)
+        return self._play(game, resolved, mode)
 
     @_with_game
     def targets(self, game: Game, source: str) -> str:
@@ -949,8 +972,10 @@ def warm_up(number: int, search_seconds: float = 0.001) -> None:
     ask("play_card", card=CARD_CODES[0])
     ask("play", source="1", target="a")
     ask("play", source="1", target="9")
-    ask("play", source="2", target="a", card=CARD_CODES[0], auto=True, longest=True)
-    ask("auto_moves")
+    ask("play", source="2", target="a", card=CARD_CODES[0], auto="all", longest=True)
+    ask("play_move", move="1a", auto="safe")
+    ask("auto_moves", auto="safe")
+    ask("auto_moves", auto="max")
     ask("position_text")
     ask("undo")
     ask("redo")

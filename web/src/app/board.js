@@ -10,7 +10,8 @@ import { cardAt, cardsAt, isCascade, isFreecell } from "./state.js";
 
 const GLIDE_MS = 180;
 const SHAKE_MS = 320;
-const SUIT_CLASSES = ["clubs", "diamonds", "hearts", "spades"];
+/** Each suit's class, in the order of the suits (clubs, diamonds, hearts, spades). */
+export const SUIT_CLASSES = ["clubs", "diamonds", "hearts", "spades"];
 // The cascade lengths the fan is made for (layout.css's --fan-cards): the longest cascade on
 // the table rounded up to one of these, so the fan changes only when it crosses a step. The
 // last is the longest cascade a game can make (7 cards dealt, a king, then a queen to an ace).

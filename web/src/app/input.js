@@ -161,7 +161,7 @@ export function bindInput(dom, state, actions, dialogs, drag) {
   }
 
   function onAuto() {
-    actions.setAuto(dom.auto.checked);
+    actions.setAuto(dom.auto.value);
   }
 
   // Dragging the slider fires input after input: play.js keeps only the latest.

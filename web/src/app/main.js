@@ -10,6 +10,7 @@ import { storedLiveCheck } from "./guard.js";
 import { t } from "./i18n.js";
 import { bindInput } from "./input.js";
 import { createLanguage } from "./language.js";
+import { bindLook } from "./look.js";
 import { createMessages } from "./messages.js";
 import { createPlay, storedAuto, storedGrade, storedTapToMove } from "./play.js";
 import rules from "./rules.js";
@@ -31,6 +32,8 @@ const dom = {
   statsConfirm: $("#stats-confirm"),
   moreToggle: $(".more-toggle"),
   auto: $("#auto"),
+  deck: $("#deck"),
+  leftHanded: $("#left-handed"),
   tapToMove: $("#tap-to-move"),
   liveCheck: $("#live-check"),
   guard: $("#guard"),
@@ -71,6 +74,7 @@ const messages = createMessages({
   updateNotice: $("#update"),
   announcer: $("#announcer"),
 });
+bindLook(dom); // before the first board: the cards come in their colours
 const view = createView(dom);
 keepBarFitted(dom.bar);
 // Ready once Python answers and the first board is out: input from then on acts at once.
@@ -135,7 +139,7 @@ window.addEventListener("popstate", async () => {
 
 async function start() {
   state.auto = storedAuto();
-  dom.auto.checked = state.auto;
+  dom.auto.value = state.auto;
   state.tapToMove = storedTapToMove();
   dom.tapToMove.checked = state.tapToMove;
   state.liveCheck = storedLiveCheck();

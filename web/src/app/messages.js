@@ -3,10 +3,12 @@
 // announcements (#announcer). Each text is kept as a function that says it in the page's
 // language, so that switching language says it again. The sentences about the game that the
 // page says (a move, a picked-up card, Python's refusals) are made here too.
+import { SUIT_CLASSES } from "./board.js";
 import { cardLabel, formatNumber, fromPython, t } from "./i18n.js";
 import rules from "./rules.js";
 import { isFreecell } from "./state.js";
 
+const SUIT_SYMBOL = new RegExp(`([${rules.suit_symbols}])`, "u"); // kept by split()
 const NOTE_MS = 6000; // how long a note, such as why a move was refused, stays up
 // A progress bar without a size moves: the browser draws it anew every frame, on the CPU that
 // Python's start needs (some 90 ms of it in a repeat visit's start, docs/performance.md). So it
@@ -35,6 +37,23 @@ function downloaded({ loaded, total }) {
  * progress(loaded, total) on the status line and its bar; offerUpdate(apply) for a new
  * version; announce(text) for screen readers only (a polite live region).
  */
+/**
+ * Put text in an element, each suit symbol in a span of its suit's class (the four-colour deck
+ * colours it, cards.css). Text nodes only: nothing is ever read as HTML.
+ */
+export function showText(element, text) {
+  const parts = String(text).split(SUIT_SYMBOL);
+  element.replaceChildren(
+    ...parts.map((part, index) => {
+      if (index % 2 === 0) return part;
+      const span = document.createElement("span");
+      span.className = `suit ${SUIT_CLASSES[rules.suit_symbols.indexOf(part)]}`;
+      span.textContent = part;
+      return span;
+    }).filter((part) => part !== ""),
+  );
+}
+
 export function createMessages({ messageLine, statusLine, progressBar, updateNotice, announcer }) {
   let saying = () => "";
   let stage = null;
@@ -45,7 +64,7 @@ export function createMessages({ messageLine, statusLine, progressBar, updateNot
   function say(text) {
     clearTimeout(timer);
     saying = typeof text === "function" ? text : () => text;
-    messageLine.textContent = saying();
+    showText(messageLine, saying());
   }
 
   /** Say something that goes away by itself. */
@@ -99,7 +118,7 @@ export function createMessages({ messageLine, statusLine, progressBar, updateNot
 
   /** Say both lines again, in the language now in use. */
   function refresh() {
-    messageLine.textContent = saying();
+    showText(messageLine, saying());
     if (stage !== null) status(stage);
   }
 

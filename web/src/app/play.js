@@ -15,7 +15,8 @@ import { local } from "./storage.js";
 import { utcDate } from "./stats.js";
 import { readUrl, writeUrl } from "./url.js";
 
-const AUTO_KEY = "freecell.auto-move";
+const AUTO_KEY = "freecell.auto-play";
+const OLD_AUTO_KEY = "freecell.auto-move"; // the checkbox before: "off" stays off
 const TAP_KEY = "freecell.tap-to-move";
 const GRADE_KEY = "freecell.random-grade";
 const SETTLE_MS = 100; // a deal's rest on the table before the worker searches it (settle)
@@ -42,9 +43,14 @@ export function storedGrade() {
   return rules.grades.find((grade) => String(grade) === stored) ?? null;
 }
 
-/** The auto-move setting as stored, on unless turned off. */
+/**
+ * The auto-play choice as stored: one of rules.auto_play ("off", "safe", "all"); "safe" when
+ * none is (or storage is off), "off" where the old checkbox was turned off.
+ */
 export function storedAuto() {
-  return local.read(AUTO_KEY) !== "off"; // on too when storage is off
+  const stored = local.read(AUTO_KEY);
+  if (rules.auto_play.includes(stored)) return stored;
+  return local.read(OLD_AUTO_KEY) === "off" ? "off" : "safe";
 }
 
 /**
@@ -107,7 +113,7 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     messages,
     call,
     enqueue,
-    playMove: (move) => act("play_move", { move }, { assisted: true }),
+    playMove: (move) => act("play_move", { move, auto: state.auto }, { assisted: true }),
   });
   const clipboard = createClipboard({ state, messages, call });
 
@@ -554,11 +560,15 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     copyLink: () => enqueue(clipboard.copyLink),
     /** Copy the position on the table in fc-solve's format (what `freecell solve -` reads). */
     copyText: () => enqueue(clipboard.copyText),
-    /** Turn safe automatic moves on or off; turning them on plays the safe moves there are. */
-    setAuto(on) {
-      state.auto = on;
-      local.write(AUTO_KEY, on ? "on" : "off"); // storage may be off: it lasts as long as the page
-      if (on) enqueue(() => act("auto_moves"));
+    /**
+     * Choose which cards go home by themselves (remembered): "off", "safe" or "all"; the
+     * moves the new choice makes now are played at once (automatic moves of the last turn).
+     */
+    setAuto(mode) {
+      if (!rules.auto_play.includes(mode)) return;
+      state.auto = mode;
+      local.write(AUTO_KEY, mode); // storage may be off: it lasts as long as the page
+      if (mode !== "off") enqueue(() => act("auto_moves", { auto: mode }));
     },
     /** Turn the live guard on or off (remembered). */
     setLiveCheck: (on) => guard.set(on),

@@ -66,7 +66,13 @@ export function createSolve({ state, view, messages, call, enqueue, playMove }) 
     });
   }
 
-  /** Play the rest of the game, one move at a time; again (or any other action) stops it. */
+  /**
+   * Play the rest of the game, one move at a time; again (or any other action) stops it. Each
+   * move is the first of a solution from the position on the table, and the automatic moves of
+   * the player's choice (play.js's playMove) follow it: while they are the solution's own next
+   * moves, Python knows the rest at once (every position on a solution's way is kept); moves
+   * home that it did not plan ("all") make it search again from there.
+   */
   function solve() {
     if (solving) {
       stop();
@@ -78,17 +84,15 @@ export function createSolve({ state, view, messages, call, enqueue, playMove }) 
       solving = run;
       state.solving = true;
       view.render(state);
-      search().then((reply) => {
+      const next = () => {
         if (solving !== run) return;
-        if (!reply?.moves?.length) {
+        if (!state.game || state.game.won) {
           stop();
           return;
         }
-        messages.say("");
-        const moves = [...reply.moves];
-        const next = () => {
+        search().then((reply) => {
           if (solving !== run) return;
-          const move = moves.shift();
+          const move = reply?.moves?.[0];
           if (!move) {
             stop();
             return;
@@ -97,13 +101,12 @@ export function createSolve({ state, view, messages, call, enqueue, playMove }) 
           enqueue(play).then((played) => {
             if (!played) stop(); // a game that changed meanwhile: no more of this solution
             if (solving !== run) return;
-            state.solvable = "yes"; // on the way of the solution
             view.render(state);
             run.timer = setTimeout(next, reducedMotion() ? 0 : SOLVE_MS);
           });
-        };
-        next();
-      });
+        });
+      };
+      next();
     });
   }
 

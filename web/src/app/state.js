@@ -35,7 +35,7 @@ export function createState() {
     seeking: null, // the move count the history slider asks for while Python is on its way
     language: "en",
     languageChosen: false, // chosen by a link, the menu or a stored choice: links keep it
-    auto: true, // safe automatic moves to the foundations
+    auto: "safe", // which cards go home by themselves: "off", "safe" or "all" (rules.auto_play)
     tapToMove: false, // one tap on a card plays it to its best place
     boot: "loading", // "loading", then "ready" (Python answers, the first board is out), or "error"
   };

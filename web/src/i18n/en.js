@@ -41,7 +41,6 @@ export default {
   "action.stop": "Stop",
   "action.restart": "Restart",
   "action.restart.title": "Back to the deal; Redo replays the moves",
-  "auto.label": "Safe auto-move",
   "tap.label": "One tap plays a card",
   "moves.label": "Moves:",
   "help.title": "Help and keys",
@@ -266,5 +265,14 @@ export default {
     "other": "{count} deals begin with these cards:"
   },
   "find.more": "More than {count} deals begin with these cards; the first {count} are below. Type more cards to find yours.",
-  "find.opened": "Deal #{number} opened: its layout begins with these cards."
+  "find.opened": "Deal #{number} opened: its layout begins with these cards.",
+  "auto-play.label": "Cards go home by themselves",
+  "auto-play.off": "Never",
+  "auto-play.safe": "When safe",
+  "auto-play.all": "Always",
+  "error.auto-play-invalid": "“{text}” is not an auto-play choice: choose off, safe or all.",
+  "deck.label": "Card colours",
+  "deck.two-colour": "Two colours",
+  "deck.four-colour": "Four colours: ♣ green, ♦ blue",
+  "left-handed.label": "Left-handed table"
 };

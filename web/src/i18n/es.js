@@ -37,7 +37,6 @@ export default {
   "action.stop": "Parar",
   "action.restart": "Reiniciar",
   "action.restart.title": "Volver al reparto; Rehacer repite los movimientos",
-  "auto.label": "Movimientos automáticos seguros",
   "tap.label": "Un toque juega la carta",
   "moves.label": "Movimientos:",
   "help.title": "Ayuda y teclas",
@@ -262,5 +261,14 @@ export default {
     "other": "{count} partidas empiezan con estas cartas:"
   },
   "find.more": "Más de {count} partidas empiezan con estas cartas; abajo están las primeras {count}. Escribe más cartas para encontrar la tuya.",
-  "find.opened": "Partida n.º {number} abierta: su mesa empieza con estas cartas."
+  "find.opened": "Partida n.º {number} abierta: su mesa empieza con estas cartas.",
+  "auto-play.label": "Las cartas suben solas a las bases",
+  "auto-play.off": "Nunca",
+  "auto-play.safe": "Cuando es seguro",
+  "auto-play.all": "Siempre",
+  "error.auto-play-invalid": "«{text}» no es una opción de movimiento automático: elige off, safe o all.",
+  "deck.label": "Colores de las cartas",
+  "deck.two-colour": "Dos colores",
+  "deck.four-colour": "Cuatro colores: ♣ verde, ♦ azul",
+  "left-handed.label": "Mesa para zurdos"
 };

@@ -37,7 +37,6 @@ export default {
   "action.stop": "Ferma",
   "action.restart": "Ricomincia",
   "action.restart.title": "Torna alla distribuzione iniziale; Ripeti rigioca le mosse",
-  "auto.label": "Mosse automatiche sicure",
   "tap.label": "Un tocco gioca la carta",
   "moves.label": "Mosse:",
   "help.title": "Aiuto e tasti",
@@ -262,5 +261,14 @@ export default {
     "other": "{count} partite iniziano con queste carte:"
   },
   "find.more": "Più di {count} partite iniziano con queste carte; qui sotto le prime {count}. Scrivi altre carte per trovare la tua.",
-  "find.opened": "Partita n. {number} aperta: la disposizione inizia con queste carte."
+  "find.opened": "Partita n. {number} aperta: la disposizione inizia con queste carte.",
+  "auto-play.label": "Le carte vanno in fondazione da sole",
+  "auto-play.off": "Mai",
+  "auto-play.safe": "Quando è sicuro",
+  "auto-play.all": "Sempre",
+  "error.auto-play-invalid": "«{text}» non è una scelta di mossa automatica: scegli off, safe o all.",
+  "deck.label": "Colori delle carte",
+  "deck.two-colour": "Due colori",
+  "deck.four-colour": "Quattro colori: ♣ verde, ♦ blu",
+  "left-handed.label": "Tavolo per mancini"
 };

@@ -37,7 +37,6 @@ export default {
   "action.stop": "Parar",
   "action.restart": "Recomeçar",
   "action.restart.title": "Voltar ao início; Refazer repete as jogadas",
-  "auto.label": "Jogadas automáticas seguras",
   "tap.label": "Um toque joga a carta",
   "moves.label": "Jogadas:",
   "help.title": "Ajuda e teclas",
@@ -262,5 +261,14 @@ export default {
     "other": "{count} jogos começam com estas cartas:"
   },
   "find.more": "Mais de {count} jogos começam com estas cartas; os primeiros {count} estão abaixo. Digite mais cartas para encontrar o seu.",
-  "find.opened": "Jogo nº {number} aberto: a mesa começa com estas cartas."
+  "find.opened": "Jogo nº {number} aberto: a mesa começa com estas cartas.",
+  "auto-play.label": "Cartas vão para a base sozinhas",
+  "auto-play.off": "Nunca",
+  "auto-play.safe": "Quando é seguro",
+  "auto-play.all": "Sempre",
+  "error.auto-play-invalid": "“{text}” não é uma opção de jogada automática: escolha off, safe ou all.",
+  "deck.label": "Cores das cartas",
+  "deck.two-colour": "Duas cores",
+  "deck.four-colour": "Quatro cores: ♣ verde, ♦ azul",
+  "left-handed.label": "Mesa para canhotos"
 };

@@ -37,7 +37,6 @@ export default {
   "action.stop": "Стоп",
   "action.restart": "Сначала",
   "action.restart.title": "Вернуться к началу расклада; «Вернуть» повторит ходы",
-  "auto.label": "Безопасные автоходы",
   "tap.label": "Ход одним касанием",
   "moves.label": "Ходов:",
   "help.title": "Справка и клавиши",
@@ -282,5 +281,14 @@ export default {
     "other": "С этих карт начинаются {count} расклада:"
   },
   "find.more": "С этих карт начинается больше раскладов, чем {count}; ниже первые {count}. Введите больше карт, чтобы найти свой.",
-  "find.opened": "Открыт расклад № {number}: он начинается с этих карт."
+  "find.opened": "Открыт расклад № {number}: он начинается с этих карт.",
+  "auto-play.label": "Карты сами уходят в дом",
+  "auto-play.off": "Никогда",
+  "auto-play.safe": "Когда это безопасно",
+  "auto-play.all": "Всегда",
+  "error.auto-play-invalid": "«{text}» — не вариант автохода: выберите off, safe или all.",
+  "deck.label": "Цвета карт",
+  "deck.two-colour": "Два цвета",
+  "deck.four-colour": "Четыре цвета: ♣ зелёные, ♦ синие",
+  "left-handed.label": "Стол для левши"
 };

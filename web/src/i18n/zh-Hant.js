@@ -37,7 +37,6 @@ export default {
   "action.stop": "停止",
   "action.restart": "重新開始",
   "action.restart.title": "回到開局；按「重做」可重播各步",
-  "auto.label": "安全自動收牌",
   "tap.label": "輕點一下就出牌",
   "moves.label": "步數",
   "help.title": "說明與按鍵",
@@ -252,5 +251,14 @@ export default {
     "other": "有 {count} 個牌局以這些牌開頭："
   },
   "find.more": "以這些牌開頭的牌局超過 {count} 個；下面是前 {count} 個。多輸入幾張牌以找到你的牌局。",
-  "find.opened": "已打開第 {number} 局：牌局以這些牌開頭。"
+  "find.opened": "已打開第 {number} 局：牌局以這些牌開頭。",
+  "auto-play.label": "自動收牌",
+  "auto-play.off": "從不",
+  "auto-play.safe": "安全時",
+  "auto-play.all": "總是",
+  "error.auto-play-invalid": "「{text}」不是自動收牌的選項：請選 off、safe 或 all。",
+  "deck.label": "牌的顏色",
+  "deck.two-colour": "雙色",
+  "deck.four-colour": "四色：♣ 綠、♦ 藍",
+  "left-handed.label": "左手模式"
 };

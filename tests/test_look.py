@@ -1,0 +1,183 @@
+"""The table's look, chosen in the "⋯" menu (web/src/app/look.js): deck, left-handed table.
+
+In a real Chromium, light and dark: the colours the page computes, their contrast (WCAG AA on
+every face a suit is drawn on), the menu's choice remembered, and axe-core's verdict.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, cast
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from helpers import PHONE_OPTIONS, ROOT, PageFactory, boot, menu, screenshot_path
+
+pytestmark = pytest.mark.browser
+
+AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
+SUITS = ("clubs", "diamonds", "hearts", "spades")
+
+COLOURS_JS = """() => {
+    const rgb = (text) => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
+    const probe = document.createElement("span");
+    document.body.append(probe);
+    const token = (name) => {
+        probe.style.color = `var(${name})`;
+        return rgb(getComputedStyle(probe).color);
+    };
+    const suits = ["clubs", "diamonds", "hearts", "spades"];
+    const result = {
+        cards: suits.map((suit) => rgb(getComputedStyle(
+            document.querySelector(`#table .card.${suit}`)).color)),
+        marks: suits.map((suit) => rgb(getComputedStyle(
+            document.querySelector(`.foundation.${suit}`), "::before").backgroundColor)),
+        faces: ["--card", "--card-edge", "--court"].map(token),
+        alert: token("--alert"),
+        message: Array.from(document.querySelectorAll("#message .suit"),
+            (span) => [span.className, rgb(getComputedStyle(span).color)]),
+    };
+    probe.remove();
+    return result;
+}"""
+
+
+def luminance(rgb: list[float]) -> float:
+    """Return the relative luminance of an sRGB colour (WCAG 2)."""
+
+    def linear(channel: float) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(one: list[float], other: list[float]) -> float:
+    """Return the WCAG contrast ratio of two colours."""
+    high, low = sorted([luminance(one), luminance(other)], reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def colours(page: Page) -> dict[str, Any]:
+    """Return the colours the page computes for the suits, their faces and the message line."""
+    return cast(dict[str, Any], page.evaluate(COLOURS_JS))
+
+
+def choose_deck(page: Page, deck: str) -> None:
+    """Choose a deck in the "⋯" menu."""
+    menu(page)
+    page.locator("select#deck").select_option(deck)
+    page.keyboard.press("Escape")
+    expect(page.locator("html")).to_have_attribute("data-deck", deck)
+
+
+def axe_violations(page: Page) -> list[dict[str, Any]]:
+    """Run axe-core on the page; return its violations, briefly."""
+    page.evaluate(AXE.read_text())
+    return cast(
+        list[dict[str, Any]],
+        page.evaluate("""() => axe.run(document, {resultTypes: ["violations"]})
+            .then((r) => r.violations.map((v) => ({id: v.id, nodes: v.nodes.length,
+                target: v.nodes[0]?.target})))"""),
+    )
+
+
+class TestFourColourDeck:
+    @pytest.mark.parametrize("scheme", ["light", "dark"])
+    def test_four_suits_four_colours_with_contrast(
+        self, pages: PageFactory, site_url: str, scheme: str, request: pytest.FixtureRequest
+    ) -> None:
+        """Four-colour: the suits' colours differ pairwise, each 4.5:1 on every card face."""
+        page = pages(color_scheme=scheme, reduced_motion="reduce")
+        boot(page, f"{site_url}?deal=1&moves=5a,5b,5c,5d")
+        two = colours(page)
+        assert two["cards"][0] == two["cards"][3]  # the default: clubs as black as spades
+        assert page.locator("select#deck").input_value() == "two-colour"
+        choose_deck(page, "four-colour")
+        page.locator("[data-card='9C']").click()
+        page.locator("[data-foundation='2']").click()
+        expect(page.get_by_role("alert")).to_contain_text("9♣")
+        four = colours(page)
+        for one, other in itertools.combinations(range(4), 2):
+            assert four["cards"][one] != four["cards"][other], (SUITS[one], SUITS[other])
+            assert four["marks"][one] != four["marks"][other], (SUITS[one], SUITS[other])
+        for suit, ink in zip(SUITS, four["cards"], strict=True):
+            for face in four["faces"]:
+                assert contrast(ink, face) >= 4.5, (suit, ink, face)
+        spans = dict(four["message"])
+        assert set(spans) == {"suit clubs"}
+        assert contrast(spans["suit clubs"], four["alert"]) >= 4.5
+        assert spans["suit clubs"] not in (two["cards"][3], four["cards"][3])
+        assert axe_violations(page) == []
+        page.screenshot(path=screenshot_path(request.config, f"screenshot-four-colour-{scheme}"))
+
+    def test_remembered(self, pages: PageFactory, site_url: str) -> None:
+        """The deck chosen is remembered (localStorage `freecell.deck`) for the next visit."""
+        page = pages()
+        boot(page, f"{site_url}?deal=617")
+        choose_deck(page, "four-colour")
+        assert page.evaluate("() => localStorage.getItem('freecell.deck')") == "four-colour"
+        page.reload()
+        expect(page.locator("html")).to_have_attribute("data-deck", "four-colour")
+        expect(page.locator("select#deck")).to_have_value("four-colour")
+        choose_deck(page, "two-colour")
+        page.evaluate("() => localStorage.setItem('freecell.deck', '<b>x</b>')")
+        page.reload()
+        expect(page.locator("html")).to_have_attribute("data-deck", "two-colour")
+
+
+HANDS_JS = """() => {
+    const rect = (selector) => document.querySelector(selector).getBoundingClientRect();
+    const centre = (box) => box.left + box.width / 2;
+    return {
+        foundations: rect(".foundations"),
+        freecells: rect(".freecells"),
+        more: centre(rect(".more-toggle")),
+        undo: centre(rect("[data-action=undo]")),
+        width: innerWidth,
+    };
+}"""
+
+
+class TestLeftHanded:
+    @pytest.mark.parametrize(
+        ("shape", "options"),
+        [
+            ("desktop", {}),
+            ("upright", PHONE_OPTIONS),
+            ("sideways", {**PHONE_OPTIONS, "viewport": {"width": 740, "height": 360}}),
+        ],
+    )
+    def test_the_foundations_go_left_of_the_free_cells(
+        self,
+        pages: PageFactory,
+        site_url: str,
+        shape: str,
+        options: dict[str, Any],
+        request: pytest.FixtureRequest,
+    ) -> None:
+        """Left-handed: foundations left of the free cells, the menu's "⋯" in the left half."""
+        page = pages(reduced_motion="reduce", **options)
+        boot(page, f"{site_url}?deal=617&moves=8a")
+        right = cast(dict[str, Any], page.evaluate(HANDS_JS))
+        assert right["freecells"]["right"] <= right["foundations"]["left"]
+        assert right["more"] > right["width"] / 2
+        menu(page)
+        page.locator("input#left-handed").check()
+        page.keyboard.press("Escape")
+        expect(page.locator("html")).to_have_attribute("data-left-handed", "")
+        left = cast(dict[str, Any], page.evaluate(HANDS_JS))
+        assert left["foundations"]["right"] <= left["freecells"]["left"], left
+        assert left["more"] < left["width"] / 2, left
+        if shape == "upright":
+            assert left["undo"] < left["width"] / 2, left
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            name = f"screenshot-left-handed-{shape}-{scheme}"
+            page.screenshot(path=screenshot_path(request.config, name))
+        assert axe_violations(page) == []
+        page.reload()
+        expect(page.locator("input#left-handed")).to_be_checked()
+        assert page.evaluate("() => localStorage.getItem('freecell.left-handed')") == "on"
