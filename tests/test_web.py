@@ -488,18 +488,6 @@ class TestBadInput:
         if shown is not None:
             assert shown_columns(app) == columns_of(int(shown))
 
-    @pytest.mark.parametrize("query", ["deal=abc", "deal=0", "deal=1&deal=2"])
-    def test_a_bad_link_shows_a_deal_and_says_why(
-        self, page: Page, site_url: str, query: str
-    ) -> None:
-        """A bad deal in a link, as a bad date or grade: the message over a random deal."""
-        boot(page, f"{site_url}?{query}")
-        expect(page.locator("#message")).to_contain_text(VALID_RANGE)
-        expect(page.locator("#board")).to_have_attribute("data-deal", re.compile(r"^\d+$"))
-        number = shown_number(page)
-        assert shown_columns(page) == columns_of(number)
-        assert deal_params(page) == [str(number)]
-
     @pytest.mark.parametrize("query", HOSTILE_QUERIES.values(), ids=HOSTILE_QUERIES.keys())
     def test_hostile_links(self, page: Page, site_url: str, query: str) -> None:
         """A hostile link: ready, a deal or a clear message, nothing made from it, Next works."""
