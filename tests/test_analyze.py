@@ -1082,6 +1082,19 @@ class TestChunkCheck:
         assert out.startswith("8 deals analysed")
         check_dataset(done, [-2, -1, *range(1, 33)])
 
+    def test_a_refused_folder_is_left_as_it_is(self, done: Path) -> None:
+        """A folder refused (another version) keeps even its damaged files where they are."""
+        truncate(done / FIRST)
+        path = done / "deals--2..-1.parquet"
+        stamp = dataset.Stamp("0.0.1", 20000, None, 8)
+        dataset.write(done, (-2, -1), pq.read_table(path), [(-2, -1)], stamp)
+        before = files_of(done)
+        status, out, err = run("1..30", *BUDGET, "--out", str(done))
+        assert (status, out) == (2, "")
+        assert "was analysed by freecell 0.0.1" in one_line(err)
+        assert files_of(done) == before
+        assert not (done / "rejected").exists()
+
     def test_rejected_files_keep_their_names_apart(self, done: Path) -> None:
         """A second damaged file of one chunk goes beside the first, not over it."""
         other_deals(done / FIRST)
