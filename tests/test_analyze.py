@@ -970,7 +970,7 @@ class TestScheduler:
                     connection, _ = server.accept()
                     with connection:
                         connection.sendall(answer)
-                        time.sleep(3)
+                        time.sleep(0.5)  # the connection stays open while the command reads
 
             thread = threading.Thread(target=serve)
             thread.start()
