@@ -784,11 +784,14 @@ NOBODY = 65534
 
 
 def spawned_workers() -> set[int]:
-    """Return the Dask worker processes (multiprocessing's spawned children) under this one."""
+    """Return the Dask worker processes (multiprocessing's spawned children) under this one.
+
+    Only those of this session: the module cluster's run in their own, and restart theirs.
+    """
     found = set()
     for child in psutil.Process().children(recursive=True):
-        with contextlib.suppress(psutil.Error):
-            if "spawn_main" in " ".join(child.cmdline()):
+        with contextlib.suppress(psutil.Error, ProcessLookupError):
+            if "spawn_main" in " ".join(child.cmdline()) and os.getsid(child.pid) == os.getsid(0):
                 found.add(child.pid)
     return found
 
@@ -849,7 +852,7 @@ class TestResources:
         most = 0
         running = threading.Event()
         running.set()
-        before = spawned_workers()  # the module cluster's, if it runs
+        before = spawned_workers()  # any left from another test
 
         def watch() -> None:
             nonlocal most
