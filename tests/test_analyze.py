@@ -784,11 +784,14 @@ NOBODY = 65534
 
 
 def spawned_workers() -> set[int]:
-    """Return the Dask worker processes (multiprocessing's spawned children) under this one."""
+    """Return the Dask worker processes (multiprocessing's spawned children) under this one.
+
+    Only those of this session: the module cluster's run in their own, and restart theirs.
+    """
     found = set()
     for child in psutil.Process().children(recursive=True):
-        with contextlib.suppress(psutil.Error):
-            if "spawn_main" in " ".join(child.cmdline()):
+        with contextlib.suppress(psutil.Error, ProcessLookupError):
+            if "spawn_main" in " ".join(child.cmdline()) and os.getsid(child.pid) == os.getsid(0):
                 found.add(child.pid)
     return found
 
@@ -849,7 +852,7 @@ class TestResources:
         most = 0
         running = threading.Event()
         running.set()
-        before = spawned_workers()  # the module cluster's, if it runs
+        before = spawned_workers()  # any left from another test
 
         def watch() -> None:
             nonlocal most
@@ -970,7 +973,7 @@ class TestScheduler:
                     connection, _ = server.accept()
                     with connection:
                         connection.sendall(answer)
-                        time.sleep(3)
+                        time.sleep(0.5)  # the connection stays open while the command reads
 
             thread = threading.Thread(target=serve)
             thread.start()
@@ -1081,6 +1084,19 @@ class TestChunkCheck:
         assert f"{path.name} cannot be read" in one_line(err)
         assert out.startswith("8 deals analysed")
         check_dataset(done, [-2, -1, *range(1, 33)])
+
+    def test_a_refused_folder_is_left_as_it_is(self, done: Path) -> None:
+        """A folder refused (another version) keeps even its damaged files where they are."""
+        truncate(done / FIRST)
+        path = done / "deals--2..-1.parquet"
+        stamp = dataset.Stamp("0.0.1", 20000, None, 8)
+        dataset.write(done, (-2, -1), pq.read_table(path), [(-2, -1)], stamp)
+        before = files_of(done)
+        status, out, err = run("1..30", *BUDGET, "--out", str(done))
+        assert (status, out) == (2, "")
+        assert "was analysed by freecell 0.0.1" in one_line(err)
+        assert files_of(done) == before
+        assert not (done / "rejected").exists()
 
     def test_rejected_files_keep_their_names_apart(self, done: Path) -> None:
         """A second damaged file of one chunk goes beside the first, not over it."""
