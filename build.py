@@ -300,7 +300,7 @@ def write_preloads(site: Path, urls: list[str]) -> None:
     them used). The one preload is the runtime's JavaScript, which fills the link while the
     worker starts. Not the standard library, more than three times its size (the worker starts
     it with the WebAssembly): Lighthouse's simulated phone waits for every download that ends
-    before the largest paint, the loading line (docs/performance.md). Not the WebAssembly: the
+    before the largest paint, the loading line (docs/performance-log.md). Not the WebAssembly: the
     worker downloads it itself, so that the browser can keep its compiled code (see worker.js).
     Nor the wheels: the worker downloads them once the WebAssembly is in, see runtime.js. The
     service worker serves the page without preloads: its copies are at hand.
@@ -494,7 +494,7 @@ def command_test(pytest_args: list[str]) -> None:
     env.pop("PYTHONPATH", None)
     # The tests, the README's examples, and the docstrings of the installed wheel, shared by
     # two processes (pytest-xdist; each has its own browser): 250-280 s against 285-295 s in
-    # one (docs/performance.md). `-n 0` runs them in one.
+    # one (docs/performance-log.md). `-n 0` runs them in one.
     run(
         VENV_PYTHON, "-m", "pytest", "tests", "README.md", "--doctest-glob=README.md",
         "--pyargs", "freecell", "-n", "2", *pytest_args, env=env,

@@ -341,7 +341,7 @@ def main() -> None:
     ]
     for profile, (figures, rounds) in results.items():
         lines += [*report(profile, figures, rounds, profile == "fast"), ""]
-    lines += [
+    waterfalls = [
         (
             f"The app's first cold load on {NETWORK_NAMES['fast']}, from the page's and the "
             "worker's resource timings (KB on the wire; marks are the worker's):"
@@ -360,10 +360,11 @@ def main() -> None:
         *waterfall(results["fast"][0]["repeat_waterfall"], end="ready: Python answers"),
         "```",
     ]
-    text = "\n".join(lines)
-    print(text)
-    if not args.no_doc:
-        write_section("bench_network.py", text, "Over a network")
+    tables, falls = "\n".join(lines).rstrip("\n"), "\n".join(waterfalls)
+    print(f"{tables}\n\n{falls}")
+    if not args.no_doc:  # the waterfalls go to the end of the page, out of the tables' way
+        write_section("bench_network.py", tables, "Over a network")
+        write_section("bench_network.py waterfalls", falls, "The waterfalls (bench_network.py)")
         print(f"\nwritten into {DOC.relative_to(ROOT)}")
 
 

@@ -6,7 +6,7 @@ web/src/styles/cards.css gives each suit its shape as an SVG (`--pip`: the aces 
 foundations' empty slots show it) and the same shape drawn at PIP_PX pixels as PNGs, upright
 (`--pip-raster`) and turned (`--pip-raster-down`), which the other cards' pips use as mask
 layers: Chromium draws an SVG image anew wherever it is painted, and a deal change paints about
-280 pips (the PNGs made each change's frame about 4 ms shorter: docs/performance.md). Run it
+280 pips (the PNGs made each change's frame about 4 ms shorter: docs/performance-log.md). Run it
 again after changing a suit's SVG; the browser tests check that each PNG is its SVG, turned or
 not (tests/test_table.py).
 """

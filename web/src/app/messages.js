@@ -11,7 +11,7 @@ import { isFreecell } from "./state.js";
 const SUIT_SYMBOL = new RegExp(`([${rules.suit_symbols}])`, "u"); // kept by split()
 const NOTE_MS = 6000; // how long a note, such as why a move was refused, stays up
 // A progress bar without a size moves: the browser draws it anew every frame, on the CPU that
-// Python's start needs (some 90 ms of it in a repeat visit's start, docs/performance.md). So it
+// Python's start needs (some 90 ms of it in a repeat visit's start, docs/performance-log.md). So it
 // moves only once such a wait has lasted this long: until then it stays as it was, hidden at
 // first, full after a download. A repeat visit's start, shorter than that, shows no bar.
 const STILL_BAR_MS = 1000;
