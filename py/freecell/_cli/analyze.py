@@ -23,7 +23,6 @@ them only when it runs, so ``import freecell`` and the page never do. See docs/a
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import logging
 import os
@@ -48,7 +47,9 @@ from freecell._cli.options import (
     UsageError,
     add_budget_arguments,
     add_cells_argument,
+    bounded_int,
     positive_int,
+    usable_cores,
 )
 from freecell._deal import (
     MAX_DEAL,
@@ -299,14 +300,7 @@ def chunk_size(text: str) -> int:
     ...
     argparse.ArgumentTypeError: write a whole number from 1 to 100000, not '99999999999999'
     """
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if not 1 <= value <= MAX_CHUNK:
-        msg = f"write a whole number from 1 to {MAX_CHUNK}, not {quoted(text)}"
-        raise argparse.ArgumentTypeError(msg)
-    return value
+    return bounded_int(text, 1, MAX_CHUNK, f"a whole number from 1 to {MAX_CHUNK}")
 
 
 def _parser() -> Parser:
@@ -821,11 +815,11 @@ def worker_count(wanted: int | None, tasks: int) -> int:
     workers than cores only share them (each costing memory and processes), and more than the
     tasks wait for nothing.
 
-    >>> cores = len(os.sched_getaffinity(0))
+    >>> cores = usable_cores()
     >>> worker_count(None, 1000) == cores, worker_count(1000, 1000) == cores, worker_count(30, 1)
     (True, True, 1)
     """
-    cores = len(os.sched_getaffinity(0))
+    cores = usable_cores()
     return max(1, min(wanted or cores, cores, tasks))
 
 

@@ -33,6 +33,28 @@ _SHOWN_EXTRAS: Final = 3
 """The most unrecognized arguments a message names."""
 
 
+def bounded_int(text: str, low: int, high: float, wanted: str) -> int:
+    """Read a whole number from ``low`` to ``high``; else raise saying ``write {wanted}``.
+
+    The core of every counting option's argparse ``type``; more than 20 digits is no count.
+
+    >>> bounded_int("7", 1, 10, "a whole number from 1 to 10")
+    7
+    >>> bounded_int("1" * 5000, 1, float("inf"), "a whole number of at least 1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: write a whole number of at least 1, not '1111111111111111111111111111111111111111…'
+    """  # noqa: E501 - a doctest's output is one line
+    try:
+        value = int(text) if len(text) <= 20 else low - 1
+    except ValueError:
+        value = low - 1
+    if not low <= value <= high:
+        msg = f"write {wanted}, not {quoted(text)}"
+        raise argparse.ArgumentTypeError(msg)
+    return value
+
+
 def positive_int(text: str) -> int:
     """Read an option's whole number of at least 1 (an argparse ``type``).
 
@@ -43,14 +65,7 @@ def positive_int(text: str) -> int:
     ...
     argparse.ArgumentTypeError: write a whole number of at least 1, not '0'
     """
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        msg = f"write a whole number of at least 1, not {quoted(text)}"
-        raise argparse.ArgumentTypeError(msg)
-    return value
+    return bounded_int(text, 1, float("inf"), "a whole number of at least 1")
 
 
 def positive_float(text: str) -> float:
@@ -95,14 +110,8 @@ def states_count(text: str) -> int:
     """
     from freecell._solver import MAX_STATES_CEILING  # noqa: PLC0415 - only solving commands need it
 
-    try:
-        value = int(text) if len(text) <= 20 else 0
-    except ValueError:
-        value = 0
-    if not 1 <= value <= MAX_STATES_CEILING:
-        msg = f"write a number of states from 1 to {MAX_STATES_CEILING:,}, not {quoted(text)}"
-        raise argparse.ArgumentTypeError(msg)
-    return value
+    wanted = f"a number of states from 1 to {MAX_STATES_CEILING:,}"
+    return bounded_int(text, 1, MAX_STATES_CEILING, wanted)
 
 
 class UsageError(Exception):
