@@ -49,7 +49,7 @@ from pysol_cards.random import RandomBase  # type: ignore[import-untyped]
 
 import freecell
 from freecell import Game, Position, deal, parse_position, solve
-from freecell._cli import analyze, dataset
+from freecell._cli import analyze, dataset, intervals
 from freecell._cli.analyze import TEST_HOOK, analyze_main
 from freecell._cli.guard import quoted
 
@@ -743,23 +743,23 @@ class TestPlanning:
 
     def test_overlapping_ranges_are_one(self) -> None:
         """Ranges that overlap or touch are merged: every deal is asked for once."""
-        intervals = [i for text in ("1..10", "5..20", "21", "-1", "-2..3") for i in
-                     analyze.deal_intervals(text)]  # fmt: skip
-        assert analyze.merged(intervals) == [(-2, -1), (1, 21)]
+        asked = [i for text in ("1..10", "5..20", "21", "-1", "-2..3") for i in
+                 intervals.deal_intervals(text)]  # fmt: skip
+        assert intervals.merged(asked) == [(-2, -1), (1, 21)]
 
     def test_the_whole_range_stays_lazy(self) -> None:
         """The whole range of deals is planned without a list of its numbers."""
-        (whole,) = analyze.merged(analyze.deal_intervals("-2..8589934591"))[1:]
+        (whole,) = intervals.merged(intervals.deal_intervals("-2..8589934591"))[1:]
         assert whole == (1, 2**33 - 1)
-        chunks = analyze.chunks([whole], 1000)
+        chunks = intervals.chunks([whole], 1000)
         assert next(chunks) == ((1, 1000), [(1, 1000)])
-        assert analyze.chunk_of(2**33 - 1, 1000) == (8589934001, 2**33 - 1)
+        assert intervals.chunk_of(2**33 - 1, 1000) == (8589934001, 2**33 - 1)
 
     @pytest.mark.parametrize("size", [1, 3, 7, 10])
     def test_chunks_cover_each_deal_once(self, size: int) -> None:
         """Chunks are aligned to the size and hold every deal asked for, once."""
         wanted = [(-2, -1), (4, 9), (13, 13), (15, 31)]
-        planned = list(analyze.chunks(wanted, size))
+        planned = list(intervals.chunks(wanted, size))
         deals = [n for _, parts in planned for a, b in parts for n in range(a, b + 1)]
         assert deals == [n for a, b in wanted for n in range(a, b + 1)]
         for (first, last), parts in planned:

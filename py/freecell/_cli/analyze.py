@@ -36,11 +36,21 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from itertools import chain, islice
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
 from freecell._cli.guard import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, quiet_worker, quoted
+from freecell._cli.intervals import (
+    DEFAULT_CHUNK,
+    MAX_CHUNK,
+    Interval,
+    chunks,
+    count,
+    deal_intervals,
+    merged,
+    subtract,
+)
 from freecell._cli.options import (
     Answered,
     Parser,
@@ -52,12 +62,9 @@ from freecell._cli.options import (
     usable_cores,
 )
 from freecell._deal import (
-    MAX_DEAL,
     VALID_DEALS_TEXT,
     DealNumberError,
     deals,
-    parse_deal_number,
-    parse_deal_spec,
 )
 from freecell._difficulty import difficulty
 from freecell._errors import shorten
@@ -67,19 +74,11 @@ from freecell._solver import Solver
 if TYPE_CHECKING:
     from distributed import Client, Future
 
-    from freecell._cli.dataset import BadFile, ChunkFile, Columns, Interval, Stamp
+    from freecell._cli.dataset import BadFile, ChunkFile, Columns, Stamp
 else:
-    Interval = tuple[int, int]
     Columns = dict[str, list[Any]]
 
 _PROG: Final = "freecell analyze"
-DEFAULT_CHUNK: Final = 250
-"""Deals a chunk (a task, a file). A chunk of 250 deals takes 3 to 4 s to solve and 2 ms to
-write; the workers' last chunks end unevenly, by about half a chunk (1 to 2 s, under 1% of
-1..32000 on two cores), and 1..1,000,000 makes 4,000 files of 30 KB (docs/analyze.md)."""
-MAX_CHUNK: Final = 100_000
-"""The most deals a chunk: a task of 100,000 deals holds a worker for about half an hour (on
-the 2-core machine), its rows in the command's memory (about 40 MB) and a file of 12 MB."""
 _WINDOW_PER_THREAD: Final = 4  # chunks handed to the cluster ahead, per worker thread
 _MIN_WINDOW: Final = 32
 _WORKER_START_TIMEOUT: Final = 20.0
@@ -108,106 +107,6 @@ one else has a reason to."""
 
 COLUMNS: Final = ("deal", "result", "moves", "solution", "states", "seconds", "difficulty")
 """The columns that :func:`solve_chunk` returns, those of ``dataset.SCHEMA``."""
-
-
-# --- the deals: intervals and chunks (plain Python, no dependency) ----------------------------
-
-
-def deal_intervals(text: str) -> list[Interval]:
-    """Return the deals of one argument as intervals; raise DealNumberError if it is bad.
-
-    >>> deal_intervals("617"), deal_intervals("1..1000"), deal_intervals("-2..3")
-    ([(617, 617)], [(1, 1000)], [(-2, -2), (-1, -1), (1, 3)])
-    """
-    numbers = parse_deal_spec(text)
-    if isinstance(numbers, range):
-        return [(numbers.start, numbers.stop - 1)]
-    if isinstance(numbers, tuple):
-        return [(number, number) for number in numbers]
-    # A range from -2 or -1: the special deals, then 1..LAST (lazy: LAST may be 2**33 - 1).
-    last = parse_deal_number(text.partition("..")[2])
-    specials = [(n, n) for n in islice(numbers, 2) if n < 0]
-    return [*specials, *([(1, last)] if last > 0 else [])]
-
-
-def merged(intervals: Iterable[Interval]) -> list[Interval]:
-    """Return intervals sorted, overlapping or touching ones made one.
-
-    >>> merged([(5, 9), (1, 3), (4, 4), (8, 12), (-1, -1), (-2, -2)])
-    [(-2, -1), (1, 12)]
-    """
-    result: list[Interval] = []
-    for first, last in sorted(intervals):
-        if result and first <= result[-1][1] + 1:
-            result[-1] = (result[-1][0], max(last, result[-1][1]))
-        else:
-            result.append((first, last))
-    return result
-
-
-def subtract(wanted: Iterable[Interval], done: Iterable[Interval]) -> list[Interval]:
-    """Return the parts of ``wanted`` outside ``done`` (both sorted, without overlaps).
-
-    >>> subtract([(1, 10), (20, 30)], [(3, 4), (9, 21)])
-    [(1, 2), (5, 8), (22, 30)]
-    """
-    result = []
-    done = list(done)
-    for first, last in wanted:
-        start = first
-        for a, b in done:
-            if b < start or a > last:
-                continue
-            if a > start:
-                result.append((start, a - 1))
-            start = b + 1
-        if start <= last:
-            result.append((start, last))
-    return result
-
-
-def count(intervals: Iterable[Interval]) -> int:
-    """Return how many deals the intervals hold.
-
-    >>> count([(-2, -1), (1, 1000)])
-    1002
-    """
-    return sum(last - first + 1 for first, last in intervals)
-
-
-def chunk_of(number: int, size: int) -> Interval:
-    """Return the chunk of a deal: its block of ``size`` numbers; -2 and -1 share their own.
-
-    >>> chunk_of(1, 1000), chunk_of(1000, 1000), chunk_of(1001, 1000), chunk_of(-1, 1000)
-    ((1, 1000), (1, 1000), (1001, 2000), (-2, -1))
-    """
-    if number < 0:
-        return (-2, -1)
-    first = (number - 1) // size * size + 1
-    return first, min(first + size - 1, MAX_DEAL)
-
-
-def chunks(intervals: Iterable[Interval], size: int) -> Iterator[tuple[Interval, list[Interval]]]:
-    """Yield each chunk that sorted intervals touch, in order, with their parts inside it.
-
-    >>> list(chunks([(-2, -1), (5, 12), (14, 25)], 10))
-    [((-2, -1), [(-2, -1)]), ((1, 10), [(5, 10)]), ((11, 20), [(11, 12), (14, 20)]), ((21, 30), [(21, 25)])]
-    """  # noqa: E501 - a doctest's output is one line
-    current: Interval | None = None
-    parts: list[Interval] = []
-    for first, last in intervals:
-        start = first
-        while start <= last:
-            chunk = chunk_of(start, size)
-            end = min(last, chunk[1])
-            if chunk != current:
-                if current is not None:
-                    yield current, parts
-                current, parts = chunk, []
-            parts.append((start, end))
-            start = end + 1
-    if current is not None:
-        yield current, parts
 
 
 # --- the task, run by the workers -------------------------------------------------------------
@@ -996,6 +895,12 @@ class _Driver:
 
 def _missing_extra() -> str | None:
     """Import what the command needs beyond the package; return the first one missing, or None."""
+    # pyarrow's allocator, jemalloc, starts threads of its own and says so on stderr when the
+    # system refuses them (a tight `ulimit -u`): the system's allocator serves the command's
+    # small tables as well, and jemalloc, loaded all the same, starts no thread; the workers
+    # inherit both.
+    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
+    os.environ.setdefault("JE_ARROW_MALLOC_CONF", "background_thread:false")
     for name in _EXTRA_MODULES:
         try:
             importlib.import_module(name)
@@ -1043,20 +948,26 @@ def _analyze(args: Any, request: list[Interval], stdout: TextIO, stderr: TextIO)
 
 def _read(args: Any, request: list[Interval], stdout: TextIO, stderr: TextIO) -> None:
     """Print --summary or --min-cells; say which files do not count, a line each, on stderr."""
-    from freecell._cli import dataset  # noqa: PLC0415 - needs the extra
+    from freecell._cli.dataset import (  # noqa: PLC0415 - needs the extra
+        MIN_CELLS_COLUMNS,
+        SUMMARY_COLUMNS,
+        min_cells,
+        scan,
+        summary,
+    )
 
     if args.summary is not None:
         folder = Path(args.summary)
-        found = dataset.scan(folder, dataset.SUMMARY_COLUMNS, keep=True)
+        found = scan(folder, SUMMARY_COLUMNS, keep=True)
         stderr.writelines(f"{_PROG}: not counted: {file}\n" for file in found.bad)
-        stdout.writelines(f"{line}\n" for line in dataset.summary(found, folder))
+        stdout.writelines(f"{line}\n" for line in summary(found, folder))
         return
     folders = []
     for text in args.min_cells:
-        found = dataset.scan(Path(text), dataset.MIN_CELLS_COLUMNS, keep=True)
+        found = scan(Path(text), MIN_CELLS_COLUMNS, keep=True)
         stderr.writelines(f"{_PROG}: not counted: {file}\n" for file in found.bad)
         folders.append((Path(text), found))
-    stdout.write(dataset.min_cells(folders, request))
+    stdout.write(min_cells(folders, request))
 
 
 def analyze_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:  # noqa: ARG001 - no input
@@ -1082,14 +993,16 @@ def analyze_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: Tex
             f"{_PROG}: needs the analyze extra ({missing} is missing): pip install {_PACKAGE}\n"
         )
         return EXIT_BAD_INPUT
-    from freecell._cli import dataset  # noqa: PLC0415 - needs the extra
+    from freecell._cli.dataset import (  # noqa: PLC0415 - needs the extra
+        FolderError,
+    )
 
     try:
         if args.summary is not None or args.min_cells is not None:
             _read(args, request, stdout, stderr)
         else:
             _analyze(args, request, stdout, stderr)
-    except (_RefusedError, dataset.FolderError) as error:
+    except (_RefusedError, FolderError) as error:
         stderr.write(f"{_PROG}: {error}\n")
         return EXIT_BAD_INPUT
     except _ClusterError as error:

@@ -32,15 +32,13 @@ import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.compute as pc  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
-from freecell._cli.analyze import MAX_CHUNK, chunk_of, count
 from freecell._cli.guard import quoted
+from freecell._cli.intervals import MAX_CHUNK, Interval, chunk_of, count
 from freecell._difficulty import DIFFICULTY_GRADES, DIFFICULTY_THRESHOLDS
 from freecell._errors import shorten
 from freecell._min_cells import MinCells, fewest_cells, format_min_cells
 from freecell._notation import FREECELLS
 
-Interval = tuple[int, int]
-"""Deals ``first`` to ``last``, both included."""
 Columns = dict[str, list[Any]]
 """A table as plain lists, one per column of :data:`SCHEMA` (what a worker sends back)."""
 
