@@ -15,6 +15,7 @@ import { createPlay, storedAuto, storedGrade, storedTapToMove } from "./play.js"
 import rules from "./rules.js";
 import { createState } from "./state.js";
 import { createStats } from "./stats.js";
+import { bindArchive, createArchive } from "./archive.js";
 import { readUrl } from "./url.js";
 import { createView } from "./view.js";
 
@@ -29,6 +30,9 @@ const dom = {
   help: $("#help"),
   stats: $("#stats"),
   statsConfirm: $("#stats-confirm"),
+  myGames: $("#my-games"),
+  importFile: $("#import-file"),
+  archiveMessage: $("#archive-message"),
   moreToggle: $(".more-toggle"),
   auto: $("#auto"),
   deck: $("#deck"),
@@ -111,9 +115,10 @@ function startPython() {
   bridge.start();
 }
 
-const stats = createStats();
+const stats = createArchive(createStats());
 const play = createPlay({ state, bridge, view, messages, stats });
 const dialogs = createDialogs(dom, stats);
+bindArchive(dom, stats, dialogs.refresh);
 const language = createLanguage({ state, dom, view, messages, dialogs });
 const drag = bindDrag(dom.table, state, play);
 bindInput(dom, state, { ...play, retry: startPython }, dialogs, drag);

@@ -251,5 +251,22 @@ export default {
   "deck.label": "Card colours",
   "deck.two-colour": "Two colours",
   "deck.four-colour": "Four colours: ♣ green, ♦ blue",
-  "left-handed.label": "Left-handed table"
+  "left-handed.label": "Left-handed table",
+  "games.title": "My games",
+  "games.deal": "Deal {number}",
+  "games.playing": "unfinished",
+  "games.won": "won",
+  "games.solved": "finished by Solve",
+  "games.moves": {"one": "{count} move", "other": "{count} moves"},
+  "games.none": "No game played yet.",
+  "action.export": "Export to a file",
+  "action.import": "Import a file",
+  "archive.exported": "Your games, statistics and settings are in the file downloaded.",
+  "archive.imported": {"one": "Imported: {count} new game; the statistics now include the file's.", "other": "Imported: {count} new games; the statistics now include the file's."},
+  "archive.nothing-new": "Nothing new in this file: it was imported before. Nothing changed.",
+  "archive.too-large": "This file can't be imported: it is larger than {max} MB, so it is no export of this page. Nothing changed.",
+  "archive.not-json": "This file can't be imported: it is not a JSON file, as an export of this page is. Nothing changed.",
+  "archive.not-ours": "This file can't be imported: it is not an export of FreeCell Deals. Nothing changed.",
+  "archive.version": "This file can't be imported: this page reads version {version} of the export format. Nothing changed.",
+  "archive.bad-field": "This file can't be imported: its “{field}” is not what an export holds. Nothing changed."
 };

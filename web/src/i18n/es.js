@@ -247,5 +247,22 @@ export default {
   "deck.label": "Colores de las cartas",
   "deck.two-colour": "Dos colores",
   "deck.four-colour": "Cuatro colores: ♣ verde, ♦ azul",
-  "left-handed.label": "Mesa para zurdos"
+  "left-handed.label": "Mesa para zurdos",
+  "games.title": "Mis partidas",
+  "games.deal": "Partida {number}",
+  "games.playing": "sin terminar",
+  "games.won": "ganada",
+  "games.solved": "terminada por Resolver",
+  "games.moves": {"one": "{count} movimiento", "other": "{count} movimientos"},
+  "games.none": "Aún no hay partidas.",
+  "action.export": "Exportar a un archivo",
+  "action.import": "Importar un archivo",
+  "archive.exported": "Tus partidas, estadísticas y ajustes están en el archivo descargado.",
+  "archive.imported": {"one": "Importado: {count} partida nueva; las estadísticas ya incluyen las del archivo.", "other": "Importado: {count} partidas nuevas; las estadísticas ya incluyen las del archivo."},
+  "archive.nothing-new": "Nada nuevo en este archivo: ya se importó. No ha cambiado nada.",
+  "archive.too-large": "No se puede importar este archivo: pesa más de {max} MB, así que no es una exportación de esta página. No ha cambiado nada.",
+  "archive.not-json": "No se puede importar este archivo: no es un archivo JSON, como una exportación de esta página. No ha cambiado nada.",
+  "archive.not-ours": "No se puede importar este archivo: no es una exportación de FreeCell Deals. No ha cambiado nada.",
+  "archive.version": "No se puede importar este archivo: esta página lee la versión {version} del formato. No ha cambiado nada.",
+  "archive.bad-field": "No se puede importar este archivo: su «{field}» no es lo que contiene una exportación. No ha cambiado nada."
 };

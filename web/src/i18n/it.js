@@ -247,5 +247,22 @@ export default {
   "deck.label": "Colori delle carte",
   "deck.two-colour": "Due colori",
   "deck.four-colour": "Quattro colori: ♣ verde, ♦ blu",
-  "left-handed.label": "Tavolo per mancini"
+  "left-handed.label": "Tavolo per mancini",
+  "games.title": "Le mie partite",
+  "games.deal": "Partita {number}",
+  "games.playing": "non finita",
+  "games.won": "vinta",
+  "games.solved": "finita da Risolvi",
+  "games.moves": {"one": "{count} mossa", "other": "{count} mosse"},
+  "games.none": "Ancora nessuna partita.",
+  "action.export": "Esporta in un file",
+  "action.import": "Importa un file",
+  "archive.exported": "Le tue partite, statistiche e impostazioni sono nel file scaricato.",
+  "archive.imported": {"one": "Importato: {count} partita nuova; le statistiche ora includono quelle del file.", "other": "Importato: {count} partite nuove; le statistiche ora includono quelle del file."},
+  "archive.nothing-new": "Niente di nuovo in questo file: è già stato importato. Non è cambiato nulla.",
+  "archive.too-large": "Questo file non si può importare: supera {max} MB, quindi non è un'esportazione di questa pagina. Non è cambiato nulla.",
+  "archive.not-json": "Questo file non si può importare: non è un file JSON, come un'esportazione di questa pagina. Non è cambiato nulla.",
+  "archive.not-ours": "Questo file non si può importare: non è un'esportazione di FreeCell Deals. Non è cambiato nulla.",
+  "archive.version": "Questo file non si può importare: questa pagina legge la versione {version} del formato. Non è cambiato nulla.",
+  "archive.bad-field": "Questo file non si può importare: il suo «{field}» non è ciò che contiene un'esportazione. Non è cambiato nulla."
 };

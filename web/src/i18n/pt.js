@@ -247,5 +247,22 @@ export default {
   "deck.label": "Cores das cartas",
   "deck.two-colour": "Duas cores",
   "deck.four-colour": "Quatro cores: ♣ verde, ♦ azul",
-  "left-handed.label": "Mesa para canhotos"
+  "left-handed.label": "Mesa para canhotos",
+  "games.title": "Meus jogos",
+  "games.deal": "Jogo {number}",
+  "games.playing": "não terminado",
+  "games.won": "vencido",
+  "games.solved": "terminado por Resolver",
+  "games.moves": {"one": "{count} jogada", "other": "{count} jogadas"},
+  "games.none": "Nenhum jogo ainda.",
+  "action.export": "Exportar para um arquivo",
+  "action.import": "Importar um arquivo",
+  "archive.exported": "Seus jogos, estatísticas e ajustes estão no arquivo baixado.",
+  "archive.imported": {"one": "Importado: {count} jogo novo; as estatísticas agora incluem as do arquivo.", "other": "Importado: {count} jogos novos; as estatísticas agora incluem as do arquivo."},
+  "archive.nothing-new": "Nada de novo neste arquivo: ele já foi importado. Nada mudou.",
+  "archive.too-large": "Este arquivo não pode ser importado: tem mais de {max} MB, então não é uma exportação desta página. Nada mudou.",
+  "archive.not-json": "Este arquivo não pode ser importado: não é um arquivo JSON, como uma exportação desta página. Nada mudou.",
+  "archive.not-ours": "Este arquivo não pode ser importado: não é uma exportação do FreeCell Deals. Nada mudou.",
+  "archive.version": "Este arquivo não pode ser importado: esta página lê a versão {version} do formato. Nada mudou.",
+  "archive.bad-field": "Este arquivo não pode ser importado: seu “{field}” não é o que uma exportação contém. Nada mudou."
 };

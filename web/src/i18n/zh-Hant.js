@@ -239,5 +239,22 @@ export default {
   "deck.label": "牌的顏色",
   "deck.two-colour": "雙色",
   "deck.four-colour": "四色：♣ 綠、♦ 藍",
-  "left-handed.label": "左手模式"
+  "left-handed.label": "左手模式",
+  "games.title": "我的牌局",
+  "games.deal": "第 {number} 局",
+  "games.playing": "未完成",
+  "games.won": "已獲勝",
+  "games.solved": "由「解答」完成",
+  "games.moves": {"other": "{count} 步"},
+  "games.none": "還沒有牌局。",
+  "action.export": "匯出到檔案",
+  "action.import": "匯入檔案",
+  "archive.exported": "你的牌局、統計和設定都在下載的檔案裡。",
+  "archive.imported": {"other": "已匯入：{count} 局新牌局；統計已包含檔案裡的資料。"},
+  "archive.nothing-new": "這個檔案沒有新內容：之前已經匯入過。沒有任何變更。",
+  "archive.too-large": "無法匯入這個檔案：它超過 {max} MB，不是本頁匯出的檔案。沒有任何變更。",
+  "archive.not-json": "無法匯入這個檔案：它不是本頁匯出的 JSON 檔案。沒有任何變更。",
+  "archive.not-ours": "無法匯入這個檔案：它不是 FreeCell Deals 匯出的檔案。沒有任何變更。",
+  "archive.version": "無法匯入這個檔案：本頁讀取的是第 {version} 版格式。沒有任何變更。",
+  "archive.bad-field": "無法匯入這個檔案：它的「{field}」不是匯出檔案會有的內容。沒有任何變更。"
 };
