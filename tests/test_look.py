@@ -12,7 +12,7 @@ from typing import Any, cast
 import pytest
 from playwright.sync_api import Page, expect
 
-from helpers import PHONE_OPTIONS, ROOT, PageFactory, boot, menu, screenshot_path
+from helpers import PHONE_OPTIONS, ROOT, WEB, PageFactory, boot, js_object, menu, screenshot_path
 
 pytestmark = pytest.mark.browser
 
@@ -181,3 +181,57 @@ class TestLeftHanded:
         page.reload()
         expect(page.locator("input#left-handed")).to_be_checked()
         assert page.evaluate("() => localStorage.getItem('freecell.left-handed')") == "on"
+
+
+SETTINGS = {
+    "#auto": "auto-play.label",
+    "#deck": "deck.label",
+    "#left-handed": "left-handed.label",
+    "#tap-to-move": "tap.label",
+    "#live-check": "live.label",
+    "#random-grade": "grade.label",
+}
+"""The menu's settings and the catalogue key of each one's name (the language's is its own)."""
+
+
+class TestSettings:
+    @pytest.mark.parametrize("code", ["en", "pt", "es", "it", "ru", "zh-Hant"])
+    def test_each_is_in_the_menu_and_named_in_the_language(
+        self, pages: PageFactory, site_url: str, code: str
+    ) -> None:
+        """Every setting is in the "⋯" menu and a screen reader hears its name in the language."""
+        catalogue = js_object(WEB / "i18n" / f"{code}.js")
+        page = pages()
+        boot(page, f"{site_url}?deal=617&lang={code}")
+        menu(page)
+        for selector, key in SETTINGS.items():
+            control = page.locator(f".more-panel {selector}")
+            expect(control).to_be_visible()
+            expect(control).to_have_accessible_name(catalogue[key])
+
+    def test_the_keyboard_sets_them_and_they_are_remembered(
+        self, pages: PageFactory, site_url: str
+    ) -> None:
+        """With keys alone: the menu opens, the deck, auto-play and the left hand change; kept."""
+        page = pages()
+        boot(page, f"{site_url}?deal=617")
+        page.locator(".more-toggle").focus()
+        page.keyboard.press("Enter")
+        expect(page.locator(".more-toggle")).to_have_attribute("aria-expanded", "true")
+        for selector, key in (
+            ("#auto", "ArrowDown"),
+            ("#deck", "ArrowDown"),
+            ("#left-handed", "Space"),
+        ):
+            while not page.evaluate(f"() => document.activeElement?.matches('{selector}')"):
+                page.keyboard.press("Tab")
+            page.keyboard.press(key)
+        expect(page.locator("html")).to_have_attribute("data-deck", "four-colour")
+        expect(page.locator("html")).to_have_attribute("data-left-handed", "")
+        stored = page.evaluate("() => ({...localStorage})")
+        assert (stored["freecell.auto-play"], stored["freecell.deck"]) == ("all", "four-colour")
+        assert stored["freecell.left-handed"] == "on"
+        page.reload()
+        expect(page.locator("select#auto")).to_have_value("all")
+        expect(page.locator("select#deck")).to_have_value("four-colour")
+        expect(page.locator("input#left-handed")).to_be_checked()
