@@ -42,7 +42,10 @@ export const SETTINGS = {
   "freecell.left-handed": { control: "#left-handed", values: ["on", "off"] },
   "freecell.tap-to-move": { control: "#tap-to-move", values: ["on", "off"] },
   "freecell.live-check": { control: "#live-check", values: ["on", "off"] },
-  "freecell.random-grade": { control: "#random-grade", values: ["any", ...rules.grades.map(String)] },
+  "freecell.random-grade": {
+    control: "#random-grade",
+    values: ["any", ...rules.grades.map(String)],
+  },
   "freecell.language": { control: "#language", values: Object.keys(LANGUAGES) },
 };
 
@@ -83,12 +86,14 @@ function game(value, field) {
   const { id, deal, date, result, moves, daily } = value;
   need(typeof id === "string" && ID.test(id), `${field}.id`);
   need(isDeal(deal), `${field}.deal`);
-  need(typeof date === "string" && date.length <= 40 && !Number.isNaN(Date.parse(date)), `${field}.date`);
+  const when = typeof date === "string" && date.length <= 40 ? Date.parse(date) : Number.NaN;
+  need(!Number.isNaN(when), `${field}.date`);
   need(RESULTS.includes(result), `${field}.result`);
   need(typeof moves === "string" && moves.length <= MOST.moves * 5, `${field}.moves`);
   const tokens = moves ? moves.split(",") : [];
   need(tokens.length <= MOST.moves && tokens.every((move) => MOVE.test(move)), `${field}.moves`);
-  need(daily === null || daily === undefined || (typeof daily === "string" && DATE.test(daily)), `${field}.daily`);
+  const dated = typeof daily === "string" && DATE.test(daily);
+  need(daily === null || daily === undefined || dated, `${field}.daily`);
   return { id, deal, date: new Date(date).toISOString(), result, moves, daily: daily ?? null };
 }
 
@@ -134,7 +139,9 @@ export function parseArchive(text) {
   }
   need(Array.isArray(value.games) && value.games.length <= MOST.games, "games");
   const games = value.games.map((entry, index) => game(entry, `games[${index}]`));
-  return { device: value.device, own, streak: value.statistics.streak, imported, daily: [...value.daily], deals, settings, games };
+  const { device, statistics } = value;
+  const daily = [...value.daily];
+  return { device, own, streak: statistics.streak, imported, daily, deals, settings, games };
 }
 
 /** This device's id, made once: a file names the device its own counts come from. */
@@ -147,7 +154,7 @@ function deviceId() {
   return id;
 }
 
-/** What came from other devices: {devices: {id: tally}, daily: [dates], deals: {deal: {fewest}}}. */
+/** What came from other devices: {devices: {id: tally}, daily: [dates], deals: {deal: {fewest}}} */
 function readImported() {
   const value = local.readJson(IMPORTED_KEY, null);
   const empty = { devices: {}, daily: [], deals: {} };
@@ -163,7 +170,8 @@ function readImported() {
   const daily = Array.isArray(value.daily) ? value.daily.filter((d) => DATE.test(d)) : [];
   const deals = {};
   for (const [deal, entry] of Object.entries(isObject(value.deals) ? value.deals : {})) {
-    if (DEAL.test(deal) && isObject(entry) && isCount(entry.fewest) && entry.fewest > 0) deals[deal] = entry;
+    const sound = isObject(entry) && isCount(entry.fewest) && entry.fewest > 0;
+    if (DEAL.test(deal) && sound) deals[deal] = entry;
   }
   return { devices, daily, deals };
 }
@@ -183,7 +191,8 @@ function readGames() {
 /** Whether one list of moves begins with the other (a game undone, or played on). */
 function related(one, other) {
   const [short, long] = one.length <= other.length ? [one, other] : [other, one];
-  return long.startsWith(short) && (long.length === short.length || short === "" || long[short.length] === ",");
+  const whole = long.length === short.length || short === "" || long[short.length] === ",";
+  return long.startsWith(short) && whole;
 }
 
 /**
@@ -192,11 +201,30 @@ function related(one, other) {
  * import. `controls` finds a setting's control (a selector) for an import to set.
  */
 export function createArchive(stats, controls = (selector) => document.querySelector(selector)) {
+  // The games and the imported counts as this tab last read or wrote them: read again only
+  // after another tab wrote them, so that a move costs no parsing of the games.
+  let gamesRead = null;
+  let importedRead = null;
+  addEventListener("storage", (event) => {
+    if (event.key === GAMES_KEY || event.key === null) gamesRead = null;
+    if (event.key === IMPORTED_KEY || event.key === null) importedRead = null;
+  });
+  const loadGames = () => (gamesRead ??= readGames());
+  const loadImported = () => (importedRead ??= readImported());
+  function saveGames(games) {
+    gamesRead = games.slice(-GAMES_KEPT);
+    local.writeJson(GAMES_KEY, gamesRead); // storage off or full: they last as long as the page
+  }
+  function saveImported(imported) {
+    importedRead = imported;
+    local.writeJson(IMPORTED_KEY, imported);
+  }
+
   /** Log the game: a new entry for a game begun, the latest one of its deal played on. */
   function log(game, { assisted = false, daily = null } = {}) {
     if (!game.move_count || game.deal === null) return;
     const moves = game.moves.join(",");
-    const games = readGames();
+    const games = [...loadGames()];
     const index = games.findLastIndex((entry) => entry.deal === game.deal);
     const entry = games[index];
     const result = game.won ? (assisted ? "solved" : "won") : "playing";
@@ -204,28 +232,30 @@ export function createArchive(stats, controls = (selector) => document.querySele
       if (entry.result !== "playing" || (entry.moves === moves && entry.result === result)) return;
       games[index] = { ...entry, moves, result };
     } else {
-      games.push({ id: crypto.randomUUID(), deal: game.deal, date: new Date().toISOString(), result, moves, daily });
+      const date = new Date().toISOString();
+      games.push({ id: crypto.randomUUID(), deal: game.deal, date, result, moves, daily });
     }
-    local.writeJson(GAMES_KEY, games.slice(-GAMES_KEPT));
+    saveGames(games);
   }
 
   function figures(today = utcDate()) {
     const own = stats.figures(today);
-    const { devices, daily } = readImported();
+    const { devices, daily } = loadImported();
     const others = Object.values(devices);
     const played = own.played + others.reduce((sum, counts) => sum + counts.played, 0);
     const won = own.won + others.reduce((sum, counts) => sum + counts.won, 0);
     const best = Math.max(own.best, ...others.map((counts) => counts.best));
-    const streak = daily.length ? dailyStreak([...stats.dailyDates(), ...daily], today) : own.dailyStreak;
+    const dates = [...stats.dailyDates(), ...daily];
+    const streak = daily.length ? dailyStreak(dates, today) : own.dailyStreak;
     return { ...own, played, won, best, rate: played ? won / played : null, dailyStreak: streak };
   }
 
   /** The file's content now (see docs/archive.md). */
   function snapshot() {
     const own = stats.figures();
-    const imported = readImported();
+    const imported = loadImported();
     const deals = { ...imported.deals };
-    for (const entry of readGames()) {
+    for (const entry of loadGames()) {
       if (entry.result !== "won") continue;
       const count = entry.moves.split(",").length;
       const key = String(entry.deal);
@@ -246,7 +276,7 @@ export function createArchive(stats, controls = (selector) => document.querySele
       daily: [...new Set([...stats.dailyDates(), ...imported.daily])].sort(),
       deals,
       settings,
-      games: readGames(),
+      games: loadGames(),
     };
   }
 
@@ -265,7 +295,7 @@ export function createArchive(stats, controls = (selector) => document.querySele
   /** Merge an archive (parseArchive's); return how many games were new. */
   function merge(archive) {
     const self = deviceId();
-    const imported = readImported();
+    const imported = loadImported();
     const devices = { ...imported.devices };
     const take = (id, counts) => {
       if (id === self) return; // this device's own counts, passed back: counted already
@@ -283,12 +313,12 @@ export function createArchive(stats, controls = (selector) => document.querySele
     for (const [deal, { fewest }] of Object.entries(archive.deals)) {
       deals[deal] = { fewest: Math.min(deals[deal]?.fewest ?? Infinity, fewest) };
     }
-    const games = readGames();
+    const games = loadGames();
     const known = new Set(games.map((entry) => entry.id));
     const added = archive.games.filter((entry) => !known.has(entry.id));
     const merged = [...games, ...added].sort((a, b) => a.date.localeCompare(b.date));
-    local.writeJson(IMPORTED_KEY, { devices, daily, deals });
-    local.writeJson(GAMES_KEY, merged.slice(-GAMES_KEPT));
+    saveImported({ devices, daily, deals });
+    saveGames(merged);
     for (const [key, value] of Object.entries(archive.settings)) {
       const control = controls(SETTINGS[key].control);
       if (!control) continue;
@@ -320,7 +350,7 @@ export function createArchive(stats, controls = (selector) => document.querySele
     /** What this deal's record says ({won, fewest}), other devices' wins included. */
     deal(number) {
       const own = stats.deal(number);
-      const other = readImported().deals[String(number)];
+      const other = loadImported().deals[String(number)];
       if (!other) return own;
       return { won: true, fewest: Math.min(own?.fewest ?? Infinity, other.fewest) };
     },
@@ -335,11 +365,11 @@ export function createArchive(stats, controls = (selector) => document.querySele
     /** Forget everything: the statistics, the other devices' counts and the games. */
     reset() {
       stats.reset();
-      local.writeJson(IMPORTED_KEY, { devices: {}, daily: [], deals: {} });
-      local.writeJson(GAMES_KEY, []);
+      saveImported({ devices: {}, daily: [], deals: {} });
+      saveGames([]);
     },
     /** The latest games, newest first (at most LISTED). */
-    games: () => readGames().slice(-LISTED).reverse(),
+    games: () => loadGames().slice(-LISTED).reverse(),
     exportFile,
     importFile,
   };

@@ -1,6 +1,7 @@
 // The facts of the game that the page needs, each as freecell (Python) defines it: the places
 // of the notation, a move's syntax, the deal numbers, the cards' ranks and suits (a card's code
-// is its rank then its suit; the suits' symbols), the red suits the grades of difficulty (easiest first) and the automatic-move choices. tests/test_rules.py checks every value
+// is its rank then its suit; the suits' symbols), the red suits, the grades of difficulty
+// (easiest first) and the automatic-move choices. tests/test_rules.py checks every value
 // against the library's own constants; keep this a plain JSON object for that.
 export default {
   "cascades": "12345678",
