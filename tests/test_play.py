@@ -606,6 +606,13 @@ class TestAutoPlay:
         set_auto(table, "all")
         expect_moves(table, ["1a", "5h", "6h"])
 
+    def test_the_old_checkbox_off_stays_off(self, pages: PageFactory, site_url: str) -> None:
+        """A browser that had the old auto-move checkbox off (`freecell.auto-move`) gets `off`."""
+        page = pages()
+        page.add_init_script("localStorage.setItem('freecell.auto-move', 'off')")
+        boot(page, f"{site_url}?deal=3")
+        expect(page.locator("select#auto")).to_have_value("off")
+
     def test_a_link_made_with_all_replays_with_off(
         self, table: Page, pages: PageFactory, site_url: str
     ) -> None:
