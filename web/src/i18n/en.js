@@ -250,7 +250,7 @@ export default {
   "error.auto-play-invalid": "“{text}” is not an auto-play choice: choose off, safe or all.",
   "deck.label": "Card colours",
   "deck.two-colour": "Two colours",
-  "deck.four-colour": "Four colours: ♣ green, ♦ blue",
+  "deck.four-colour": "Four colours",
   "left-handed.label": "Left-handed table",
   "games.title": "My games",
   "games.deal": "Deal {number}",

@@ -246,7 +246,7 @@ export default {
   "error.auto-play-invalid": "«{text}» no es una opción de movimiento automático: elige off, safe o all.",
   "deck.label": "Colores de las cartas",
   "deck.two-colour": "Dos colores",
-  "deck.four-colour": "Cuatro colores: ♣ verde, ♦ azul",
+  "deck.four-colour": "Cuatro colores",
   "left-handed.label": "Mesa para zurdos",
   "games.title": "Mis partidas",
   "games.deal": "Partida {number}",

@@ -246,7 +246,7 @@ export default {
   "error.auto-play-invalid": "«{text}» non è una scelta di mossa automatica: scegli off, safe o all.",
   "deck.label": "Colori delle carte",
   "deck.two-colour": "Due colori",
-  "deck.four-colour": "Quattro colori: ♣ verde, ♦ blu",
+  "deck.four-colour": "Quattro colori",
   "left-handed.label": "Tavolo per mancini",
   "games.title": "Le mie partite",
   "games.deal": "Partita {number}",

@@ -246,7 +246,7 @@ export default {
   "error.auto-play-invalid": "“{text}” não é uma opção de jogada automática: escolha off, safe ou all.",
   "deck.label": "Cores das cartas",
   "deck.two-colour": "Duas cores",
-  "deck.four-colour": "Quatro cores: ♣ verde, ♦ azul",
+  "deck.four-colour": "Quatro cores",
   "left-handed.label": "Mesa para canhotos",
   "games.title": "Meus jogos",
   "games.deal": "Jogo {number}",

@@ -262,7 +262,7 @@ export default {
   "error.auto-play-invalid": "«{text}» — не вариант автохода: выберите off, safe или all.",
   "deck.label": "Цвета карт",
   "deck.two-colour": "Два цвета",
-  "deck.four-colour": "Четыре цвета: ♣ зелёные, ♦ синие",
+  "deck.four-colour": "Четыре цвета",
   "left-handed.label": "Стол для левши",
   "games.title": "Мои партии",
   "games.deal": "Расклад {number}",

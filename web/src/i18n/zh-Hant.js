@@ -238,7 +238,7 @@ export default {
   "error.auto-play-invalid": "「{text}」不是自動收牌的選項：請選 off、safe 或 all。",
   "deck.label": "牌的顏色",
   "deck.two-colour": "雙色",
-  "deck.four-colour": "四色：♣ 綠、♦ 藍",
+  "deck.four-colour": "四色",
   "left-handed.label": "左手模式",
   "games.title": "我的牌局",
   "games.deal": "第 {number} 局",
