@@ -7,12 +7,13 @@ every face a suit is drawn on), the menu's choice remembered, and axe-core's ver
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any, cast
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from helpers import PHONE_OPTIONS, ROOT, PageFactory, boot, menu, screenshot_path
+from helpers import PHONE_OPTIONS, ROOT, WEB, PageFactory, boot, js_object, menu, screenshot_path
 
 pytestmark = pytest.mark.browser
 
@@ -43,21 +44,49 @@ COLOURS_JS = """() => {
 }"""
 
 
-def luminance(rgb: list[float]) -> float:
-    """Return the relative luminance of an sRGB colour (WCAG 2)."""
-
-    def linear(channel: float) -> float:
-        c = channel / 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (linear(c) for c in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
 def contrast(one: list[float], other: list[float]) -> float:
     """Return the WCAG contrast ratio of two colours."""
     high, low = sorted([luminance(one), luminance(other)], reverse=True)
     return (high + 0.05) / (low + 0.05)
+
+
+SIMULATIONS = {
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
+                   (-0.003882, -0.048116, 1.051998)),
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
+                     (-0.011820, 0.042940, 0.968881)),
+    "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602),
+                   (0.004733, 0.691367, 0.303900)),
+}  # fmt: skip
+"""Machado, Oliveira and Fernandes (2009): each deficiency at full severity, on linear RGB."""
+
+
+def linear(channel: float) -> float:
+    """Return an sRGB channel (0-255) as linear light (0-1)."""
+    c = channel / 255
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+def lab(rgb: list[float], matrix: Any = None) -> tuple[float, float, float]:
+    """Return an sRGB colour in CIELAB (D65), as seen through a deficiency's matrix if given."""
+    light = [linear(c) for c in rgb]
+    if matrix is not None:
+        light = [min(max(sum(m * c for m, c in zip(row, light, strict=True)), 0), 1)
+                 for row in matrix]  # fmt: skip
+    r, g, b = light
+    xyz = (
+        (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047,
+        0.2126 * r + 0.7152 * g + 0.0722 * b,
+        (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883,
+    )
+    fx, fy, fz = (t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116 for t in xyz)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def luminance(rgb: list[float]) -> float:
+    """Return the relative luminance of an sRGB colour (WCAG 2)."""
+    r, g, b = (linear(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
 def colours(page: Page) -> dict[str, Any]:
@@ -106,6 +135,11 @@ class TestFourColourDeck:
         for suit, ink in zip(SUITS, four["cards"], strict=True):
             for face in four["faces"]:
                 assert contrast(ink, face) >= 4.5, (suit, ink, face)
+        for deficiency, matrix in SIMULATIONS.items():  # as colour-blind eyes see them
+            seen = [lab(ink, matrix) for ink in four["cards"]]
+            for one, other in itertools.combinations(range(4), 2):
+                distance = math.dist(seen[one], seen[other])
+                assert distance >= 15, (deficiency, SUITS[one], SUITS[other], distance)
         spans = dict(four["message"])
         assert set(spans) == {"suit clubs"}
         assert contrast(spans["suit clubs"], four["alert"]) >= 4.5
@@ -181,3 +215,57 @@ class TestLeftHanded:
         page.reload()
         expect(page.locator("input#left-handed")).to_be_checked()
         assert page.evaluate("() => localStorage.getItem('freecell.left-handed')") == "on"
+
+
+SETTINGS = {
+    "#auto": "auto-play.label",
+    "#deck": "deck.label",
+    "#left-handed": "left-handed.label",
+    "#tap-to-move": "tap.label",
+    "#live-check": "live.label",
+    "#random-grade": "grade.label",
+}
+"""The menu's settings and the catalogue key of each one's name (the language's is its own)."""
+
+
+class TestSettings:
+    @pytest.mark.parametrize("code", ["en", "pt", "es", "it", "ru", "zh-Hant"])
+    def test_each_is_in_the_menu_and_named_in_the_language(
+        self, pages: PageFactory, site_url: str, code: str
+    ) -> None:
+        """Every setting is in the "⋯" menu and a screen reader hears its name in the language."""
+        catalogue = js_object(WEB / "i18n" / f"{code}.js")
+        page = pages()
+        boot(page, f"{site_url}?deal=617&lang={code}")
+        menu(page)
+        for selector, key in SETTINGS.items():
+            control = page.locator(f".more-panel {selector}")
+            expect(control).to_be_visible()
+            expect(control).to_have_accessible_name(catalogue[key])
+
+    def test_the_keyboard_sets_them_and_they_are_remembered(
+        self, pages: PageFactory, site_url: str
+    ) -> None:
+        """With keys alone: the menu opens, the deck, auto-play and the left hand change; kept."""
+        page = pages()
+        boot(page, f"{site_url}?deal=617")
+        page.locator(".more-toggle").focus()
+        page.keyboard.press("Enter")
+        expect(page.locator(".more-toggle")).to_have_attribute("aria-expanded", "true")
+        for selector, key in (
+            ("#auto", "ArrowDown"),
+            ("#deck", "ArrowDown"),
+            ("#left-handed", "Space"),
+        ):
+            while not page.evaluate(f"() => document.activeElement?.matches('{selector}')"):
+                page.keyboard.press("Tab")
+            page.keyboard.press(key)
+        expect(page.locator("html")).to_have_attribute("data-deck", "four-colour")
+        expect(page.locator("html")).to_have_attribute("data-left-handed", "")
+        stored = page.evaluate("() => ({...localStorage})")
+        assert (stored["freecell.auto-play"], stored["freecell.deck"]) == ("all", "four-colour")
+        assert stored["freecell.left-handed"] == "on"
+        page.reload()
+        expect(page.locator("select#auto")).to_have_value("all")
+        expect(page.locator("select#deck")).to_have_value("four-colour")
+        expect(page.locator("input#left-handed")).to_be_checked()

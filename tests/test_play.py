@@ -586,8 +586,9 @@ class TestAutoPlay:
         card(table, "8C").click()
         table.locator("[data-freecell='0']").click()
         expect_moves(table, ["1a", "5h"])
-        set_auto(table, "all")  # before the deal opens again: opening it plays nothing itself
-        open_game(table, site_url, 3)
+        set_auto(table, "all")  # at once, 2♥ goes home too (see the next test)
+        expect_moves(table, ["1a", "5h", "6h"])
+        open_game(table, site_url, 3)  # opening a deal plays nothing by itself
         card(table, "8C").click()
         table.locator("[data-freecell='0']").click()
         expect_moves(table, ["1a", "5h", "6h"])
@@ -605,11 +606,20 @@ class TestAutoPlay:
         set_auto(table, "all")
         expect_moves(table, ["1a", "5h", "6h"])
 
+    def test_the_old_checkbox_off_stays_off(self, pages: PageFactory, site_url: str) -> None:
+        """A browser that had the old auto-move checkbox off (`freecell.auto-move`) gets `off`."""
+        page = pages()
+        page.add_init_script("localStorage.setItem('freecell.auto-move', 'off')")
+        boot(page, f"{site_url}?deal=3")
+        expect(page.locator("select#auto")).to_have_value("off")
+
     def test_a_link_made_with_all_replays_with_off(
         self, table: Page, pages: PageFactory, site_url: str
     ) -> None:
         """A link made with `all` opens the same game with auto-play `off`: it holds each move."""
+        open_game(table, site_url, 3)
         set_auto(table, "all")
+        expect_moves(table, ["5h", "6h"])  # what `all` plays at once on the deal
         open_game(table, site_url, 3)
         card(table, "8C").dblclick()
         expect_moves(table, ["1a", "5h", "6h"])

@@ -1,5 +1,6 @@
 // The page's windows: help, statistics and Find a deal (find.js) as modal <dialog>s (focus moves in, Esc and the close
 // button close them, focus goes back), and the "⋯" menu of the narrow bar.
+import { renderGames } from "./archive.js";
 import { formatNumber, formatPercent } from "./i18n.js";
 
 /** The dialogs and the menu over the page's elements; `stats` gives the figures. */
@@ -39,6 +40,7 @@ export function createDialogs(dom, stats) {
     for (const element of dom.stats.querySelectorAll("[data-stat]")) {
       element.textContent = shown[element.dataset.stat];
     }
+    renderGames(dom.myGames, stats.games());
   }
 
   function openMenu(open = true) {

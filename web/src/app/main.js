@@ -16,6 +16,7 @@ import { createPlay, storedAuto, storedGrade, storedTapToMove } from "./play.js"
 import rules from "./rules.js";
 import { createState } from "./state.js";
 import { createStats } from "./stats.js";
+import { bindArchive, createArchive } from "./archive.js";
 import { readUrl } from "./url.js";
 import { createView } from "./view.js";
 
@@ -30,6 +31,9 @@ const dom = {
   help: $("#help"),
   stats: $("#stats"),
   statsConfirm: $("#stats-confirm"),
+  myGames: $("#my-games"),
+  importFile: $("#import-file"),
+  archiveMessage: $("#archive-message"),
   moreToggle: $(".more-toggle"),
   auto: $("#auto"),
   deck: $("#deck"),
@@ -115,11 +119,12 @@ function startPython() {
   bridge.start();
 }
 
-const stats = createStats();
+const stats = createArchive(createStats());
 const play = createPlay({ state, bridge, view, messages, stats });
 const dialogs = createDialogs(dom, stats);
 const call = (op, args = {}) => bridge.request({ op, args });
 const find = createFind({ dom, call, open: play.open, dialogs, state, messages });
+bindArchive(dom, stats, dialogs.refresh);
 const windows = {
   ...dialogs,
   refresh() {

@@ -35,7 +35,7 @@ export function utcDate(moment = new Date()) {
 }
 
 /** How many consecutive dates up to `today` (or the day before) are among `dates`. */
-function dailyStreak(dates, today) {
+export function dailyStreak(dates, today) {
   const won = new Set(dates);
   const day = new Date(`${today}T00:00:00Z`);
   if (!won.has(today)) day.setUTCDate(day.getUTCDate() - 1);
@@ -230,6 +230,11 @@ export function createStats() {
       const { played, won, streak, best, daily } = record();
       const rate = played ? won / played : null;
       return { played, won, streak, best, rate, dailyStreak: dailyStreak(daily, today) };
+    },
+
+    /** The dates whose daily deal was won on its day (archive.js exports them). */
+    dailyDates() {
+      return [...record().daily];
     },
 
     /** What this deal's record says: {won, fewest}, or null if it was never won. */

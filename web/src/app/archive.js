@@ -1,0 +1,435 @@
+// Your games and statistics in a file (docs/archive.md has the format): [data-action=export]
+// downloads one JSON file, [data-action=import] reads one back and merges it, and the
+// statistics dialog lists "My games", each a link that opens it again.
+//
+// The statistics (stats.js) stay this device's own; what came from other devices' files is kept
+// beside them, per device, as each device's counts (played, won, best streak), and the figures
+// add them up. A merge takes the larger count of each device, the union of the daily dates
+// and games and the fewest moves of each deal, so importing a file twice (or a file that holds
+// this device's own counts, passed back) counts nothing twice. A file is checked whole before
+// anything changes: a bad one is refused with the reason, and nothing is lost. Nothing from a
+// file is ever read as HTML: every text goes in as text, and every value is checked against
+// what it may be.
+import { LANGUAGES, t } from "./i18n.js";
+import rules from "./rules.js";
+import { MOVE } from "./state.js";
+import { dailyStreak, utcDate } from "./stats.js";
+import { local } from "./storage.js";
+
+export const FORMAT = "freecell-deals";
+export const VERSION = 1;
+export const MAX_BYTES = 2_000_000; // a file larger than this is no export of ours
+const GAMES_KEY = "freecell.games";
+const IMPORTED_KEY = "freecell.imported";
+const DEVICE_KEY = "freecell.device";
+const GAMES_KEPT = 300; // the latest games, kept and exported
+const LISTED = 50; // the latest games in "My games"
+const MOST = { devices: 1000, daily: 5000, deals: 100_000, games: 5000, moves: 5000 };
+const RESULTS = ["playing", "won", "solved"];
+const RESULT_WORDS = {
+  playing: () => t("games.playing"),
+  won: () => t("games.won"),
+  solved: () => t("games.solved"),
+};
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ID = /^[\w-]{1,64}$/;
+const DEAL = /^-?\d{1,10}$/;
+
+/** The settings a file carries: each localStorage key, its control and its values. */
+export const SETTINGS = {
+  "freecell.auto-play": { control: "#auto", values: rules.auto_play },
+  "freecell.deck": { control: "#deck", values: ["two-colour", "four-colour"] },
+  "freecell.left-handed": { control: "#left-handed", values: ["on", "off"] },
+  "freecell.tap-to-move": { control: "#tap-to-move", values: ["on", "off"] },
+  "freecell.live-check": { control: "#live-check", values: ["on", "off"] },
+  "freecell.random-grade": {
+    control: "#random-grade",
+    values: ["any", ...rules.grades.map(String)],
+  },
+  "freecell.language": { control: "#language", values: Object.keys(LANGUAGES) },
+};
+
+const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+const isCount = (value) => Number.isSafeInteger(value) && value >= 0;
+const isDeal = (value) =>
+  Number.isSafeInteger(value) &&
+  ((value >= rules.min_deal && value <= rules.max_deal) || rules.special_deals.includes(value));
+
+/** Why a file is refused: `say()` says it in the language (our own words, never the file's). */
+class Refusal extends Error {
+  constructor(say) {
+    super("refused");
+    this.say = say;
+  }
+}
+
+const REFUSALS = {
+  tooLarge: () => t("archive.too-large", { max: MAX_BYTES / 1e6 }),
+  notJson: () => t("archive.not-json"),
+  notOurs: () => t("archive.not-ours"),
+  version: () => t("archive.version", { version: VERSION }),
+};
+
+function need(ok, field) {
+  if (!ok) throw new Refusal(() => t("archive.bad-field", { field }));
+}
+
+function tally(value, field) {
+  need(isObject(value), field);
+  for (const name of ["played", "won", "best"]) need(isCount(value[name]), `${field}.${name}`);
+  need(value.won <= value.played, `${field}.won`);
+  return { played: value.played, won: value.won, best: value.best };
+}
+
+function game(value, field) {
+  need(isObject(value), field);
+  const { id, deal, date, result, moves, daily } = value;
+  need(typeof id === "string" && ID.test(id), `${field}.id`);
+  need(isDeal(deal), `${field}.deal`);
+  const when = typeof date === "string" && date.length <= 40 ? Date.parse(date) : Number.NaN;
+  need(!Number.isNaN(when), `${field}.date`);
+  need(RESULTS.includes(result), `${field}.result`);
+  need(typeof moves === "string" && moves.length <= MOST.moves * 5, `${field}.moves`);
+  const tokens = moves ? moves.split(",") : [];
+  need(tokens.length <= MOST.moves && tokens.every((move) => MOVE.test(move)), `${field}.moves`);
+  const dated = typeof daily === "string" && DATE.test(daily);
+  need(daily === null || daily === undefined || dated, `${field}.daily`);
+  return { id, deal, date: new Date(date).toISOString(), result, moves, daily: daily ?? null };
+}
+
+/**
+ * Read a file's text: the archive it holds, every value checked, or a Refusal (thrown) that
+ * says what is wrong. Unknown fields are left out (a later version's), unknown settings too.
+ */
+export function parseArchive(text) {
+  if (text.length > MAX_BYTES) throw new Refusal(REFUSALS.tooLarge);
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Refusal(REFUSALS.notJson);
+  }
+  if (!isObject(value) || value.format !== FORMAT) throw new Refusal(REFUSALS.notOurs);
+  if (value.version !== VERSION) throw new Refusal(REFUSALS.version);
+  need(typeof value.device === "string" && ID.test(value.device), "device");
+  need(isObject(value.statistics), "statistics");
+  const own = tally(value.statistics, "statistics");
+  need(isCount(value.statistics.streak), "statistics.streak");
+  need(isObject(value.imported) && Object.keys(value.imported).length <= MOST.devices, "imported");
+  const imported = {};
+  for (const [device, counts] of Object.entries(value.imported)) {
+    need(ID.test(device), "imported");
+    imported[device] = tally(counts, `imported.${device}`);
+  }
+  need(Array.isArray(value.daily) && value.daily.length <= MOST.daily, "daily");
+  need(value.daily.every((date) => typeof date === "string" && DATE.test(date)), "daily");
+  need(isObject(value.deals) && Object.keys(value.deals).length <= MOST.deals, "deals");
+  const deals = {};
+  for (const [deal, entry] of Object.entries(value.deals)) {
+    need(DEAL.test(deal) && isDeal(Number(deal)), "deals");
+    need(isObject(entry) && isCount(entry.fewest) && entry.fewest > 0, `deals.${deal}`);
+    deals[deal] = { fewest: entry.fewest };
+  }
+  need(isObject(value.settings), "settings");
+  const settings = {};
+  for (const [key, setting] of Object.entries(value.settings)) {
+    if (!Object.hasOwn(SETTINGS, key)) continue; // another version's setting
+    need(SETTINGS[key].values.includes(setting), `settings.${key}`);
+    settings[key] = setting;
+  }
+  need(Array.isArray(value.games) && value.games.length <= MOST.games, "games");
+  const games = value.games.map((entry, index) => game(entry, `games[${index}]`));
+  const { device, statistics } = value;
+  const daily = [...value.daily];
+  return { device, own, streak: statistics.streak, imported, daily, deals, settings, games };
+}
+
+/** This device's id, made once: a file names the device its own counts come from. */
+function deviceId() {
+  let id = local.read(DEVICE_KEY);
+  if (id === null || !ID.test(id)) {
+    id = crypto.randomUUID();
+    local.write(DEVICE_KEY, id);
+  }
+  return id;
+}
+
+/** What came from other devices: {devices: {id: tally}, daily: [dates], deals: {deal: {fewest}}} */
+function readImported() {
+  const value = local.readJson(IMPORTED_KEY, null);
+  const empty = { devices: {}, daily: [], deals: {} };
+  if (!isObject(value)) return empty;
+  const devices = {};
+  for (const [id, counts] of Object.entries(isObject(value.devices) ? value.devices : {})) {
+    try {
+      if (ID.test(id)) devices[id] = tally(counts, id);
+    } catch {
+      // an unsound entry costs only itself
+    }
+  }
+  const daily = Array.isArray(value.daily) ? value.daily.filter((d) => DATE.test(d)) : [];
+  const deals = {};
+  for (const [deal, entry] of Object.entries(isObject(value.deals) ? value.deals : {})) {
+    const sound = isObject(entry) && isCount(entry.fewest) && entry.fewest > 0;
+    if (DEAL.test(deal) && sound) deals[deal] = entry;
+  }
+  return { devices, daily, deals };
+}
+
+function readGames() {
+  const value = local.readJson(GAMES_KEY, []);
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((entry, index) => {
+    try {
+      return [game(entry, String(index))];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Whether one list of moves begins with the other (a game undone, or played on). */
+function related(one, other) {
+  const [short, long] = one.length <= other.length ? [one, other] : [other, one];
+  const whole = long.length === short.length || short === "" || long[short.length] === ",";
+  return long.startsWith(short) && whole;
+}
+
+/**
+ * The statistics with the games log and the other devices' counts: the same methods as
+ * stats.js's (figures, deal, opened, moved, reset), plus games() and the file's export and
+ * import. `controls` finds a setting's control (a selector) for an import to set.
+ */
+export function createArchive(stats, controls = (selector) => document.querySelector(selector)) {
+  // The games and the imported counts as this tab last read or wrote them: read again only
+  // after another tab wrote them, so that a move costs no parsing of the games.
+  let gamesRead = null;
+  let importedRead = null;
+  addEventListener("storage", (event) => {
+    if (event.key === GAMES_KEY || event.key === null) gamesRead = null;
+    if (event.key === IMPORTED_KEY || event.key === null) importedRead = null;
+  });
+  const loadGames = () => (gamesRead ??= readGames());
+  const loadImported = () => (importedRead ??= readImported());
+  function saveGames(games) {
+    gamesRead = games.slice(-GAMES_KEPT);
+    local.writeJson(GAMES_KEY, gamesRead); // storage off or full: they last as long as the page
+  }
+  function saveImported(imported) {
+    importedRead = imported;
+    local.writeJson(IMPORTED_KEY, imported);
+  }
+
+  /** Log the game: a new entry for a game begun, the latest one of its deal played on. */
+  function log(game, { assisted = false, daily = null } = {}) {
+    if (!game.move_count || game.deal === null) return;
+    const moves = game.moves.join(",");
+    const games = [...loadGames()];
+    const index = games.findLastIndex((entry) => entry.deal === game.deal);
+    const entry = games[index];
+    const result = game.won ? (assisted ? "solved" : "won") : "playing";
+    if (entry && related(entry.moves, moves)) {
+      if (entry.result !== "playing" || (entry.moves === moves && entry.result === result)) return;
+      games[index] = { ...entry, moves, result };
+    } else {
+      const date = new Date().toISOString();
+      games.push({ id: crypto.randomUUID(), deal: game.deal, date, result, moves, daily });
+    }
+    saveGames(games);
+  }
+
+  function figures(today = utcDate()) {
+    const own = stats.figures(today);
+    const { devices, daily } = loadImported();
+    const others = Object.values(devices);
+    const played = own.played + others.reduce((sum, counts) => sum + counts.played, 0);
+    const won = own.won + others.reduce((sum, counts) => sum + counts.won, 0);
+    const best = Math.max(own.best, ...others.map((counts) => counts.best));
+    const dates = [...stats.dailyDates(), ...daily];
+    const streak = daily.length ? dailyStreak(dates, today) : own.dailyStreak;
+    return { ...own, played, won, best, rate: played ? won / played : null, dailyStreak: streak };
+  }
+
+  /** The file's content now (see docs/archive.md). */
+  function snapshot() {
+    const own = stats.figures();
+    const imported = loadImported();
+    const deals = { ...imported.deals };
+    for (const entry of loadGames()) {
+      if (entry.result !== "won") continue;
+      const count = entry.moves.split(",").length;
+      const key = String(entry.deal);
+      deals[key] = { fewest: Math.min(deals[key]?.fewest ?? Infinity, count) };
+    }
+    const settings = {};
+    for (const key of Object.keys(SETTINGS)) {
+      const value = local.read(key);
+      if (SETTINGS[key].values.includes(value)) settings[key] = value;
+    }
+    return {
+      format: FORMAT,
+      version: VERSION,
+      exported: new Date().toISOString(),
+      device: deviceId(),
+      statistics: { played: own.played, won: own.won, streak: own.streak, best: own.best },
+      imported: imported.devices,
+      daily: [...new Set([...stats.dailyDates(), ...imported.daily])].sort(),
+      deals,
+      settings,
+      games: loadGames(),
+    };
+  }
+
+  /** Download the file: freecell-deals-DATE.json. */
+  function exportFile() {
+    const blob = new Blob([JSON.stringify(snapshot(), null, 1)], { type: "application/json" });
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = `freecell-deals-${utcDate()}.json`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+  }
+
+  /** Merge an archive (parseArchive's); return how many games were new. */
+  function merge(archive) {
+    const self = deviceId();
+    const imported = loadImported();
+    const devices = { ...imported.devices };
+    const take = (id, counts) => {
+      if (id === self) return; // this device's own counts, passed back: counted already
+      const before = devices[id] ?? { played: 0, won: 0, best: 0 };
+      devices[id] = {
+        played: Math.max(before.played, counts.played),
+        won: Math.max(before.won, counts.won),
+        best: Math.max(before.best, counts.best),
+      };
+    };
+    take(archive.device, archive.own);
+    for (const [id, counts] of Object.entries(archive.imported)) take(id, counts);
+    const daily = [...new Set([...imported.daily, ...archive.daily])].sort().slice(-MOST.daily);
+    const deals = { ...imported.deals };
+    for (const [deal, { fewest }] of Object.entries(archive.deals)) {
+      deals[deal] = { fewest: Math.min(deals[deal]?.fewest ?? Infinity, fewest) };
+    }
+    const games = loadGames();
+    const known = new Set(games.map((entry) => entry.id));
+    const added = archive.games.filter((entry) => !known.has(entry.id));
+    const merged = [...games, ...added].sort((a, b) => a.date.localeCompare(b.date));
+    saveImported({ devices, daily, deals });
+    saveGames(merged);
+    for (const [key, value] of Object.entries(archive.settings)) {
+      const control = controls(SETTINGS[key].control);
+      if (!control) continue;
+      if (control.type === "checkbox") control.checked = value === "on";
+      else control.value = key === "freecell.random-grade" && value === "any" ? "" : value;
+      control.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+    return added.length;
+  }
+
+  /**
+   * Read a chosen file and merge it; resolves with what to say: {say, refused}, `say()` the
+   * games it added, that nothing was new, or why the file is refused (then nothing changed).
+   */
+  async function importFile(file) {
+    try {
+      if (file.size > MAX_BYTES) throw new Refusal(REFUSALS.tooLarge);
+      const count = merge(parseArchive(await file.text()));
+      const say = count ? () => t("archive.imported", { count }) : () => t("archive.nothing-new");
+      return { say, refused: false };
+    } catch (error) {
+      return { say: error instanceof Refusal ? error.say : REFUSALS.notJson, refused: true };
+    }
+  }
+
+  return {
+    ...stats,
+    figures,
+    /** What this deal's record says ({won, fewest}), other devices' wins included. */
+    deal(number) {
+      const own = stats.deal(number);
+      const other = loadImported().deals[String(number)];
+      if (!other) return own;
+      return { won: true, fewest: Math.min(own?.fewest ?? Infinity, other.fewest) };
+    },
+    opened(game) {
+      stats.opened(game);
+      log(game);
+    },
+    moved(game, options = {}) {
+      stats.moved(game, options);
+      log(game, options);
+    },
+    /** Forget everything: the statistics, the other devices' counts and the games. */
+    reset() {
+      stats.reset();
+      saveImported({ devices: {}, daily: [], deals: {} });
+      saveGames([]);
+    },
+    /** The latest games, newest first (at most LISTED). */
+    games: () => loadGames().slice(-LISTED).reverse(),
+    exportFile,
+    importFile,
+  };
+}
+
+/** The link that opens a game again: its deal and moves. */
+export function gameLink(entry) {
+  const moves = entry.moves ? `&moves=${entry.moves}` : "";
+  return `?deal=${encodeURIComponent(String(entry.deal))}${moves}`;
+}
+
+/** Fill the "My games" list (an <ol>) with the games, each a link, in the language. */
+export function renderGames(list, games) {
+  const items = games.map((entry) => {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = gameLink(entry);
+    link.textContent = t("games.deal", { number: String(entry.deal) });
+    const count = entry.moves ? entry.moves.split(",").length : 0;
+    const details = [
+      new Date(entry.date).toLocaleDateString(document.documentElement.lang || "en"),
+      RESULT_WORDS[entry.result](),
+      t("games.moves", { count }),
+    ];
+    item.append(link, ` · ${details.join(" · ")}`);
+    return item;
+  });
+  if (!items.length) {
+    const empty = document.createElement("li");
+    empty.textContent = t("games.none");
+    items.push(empty);
+  }
+  list.replaceChildren(...items);
+}
+
+/**
+ * Bind the statistics dialog's export and import: [data-action=export] downloads the file,
+ * [data-action=import] asks for one (`dom.importFile`, an <input type=file>), and what came of
+ * it is said in `dom.archiveMessage`; `refresh()` shows the statistics again.
+ */
+export function bindArchive(dom, archive, refresh) {
+  const say = ({ say: text, refused = false }) => {
+    dom.archiveMessage.textContent = text();
+    dom.archiveMessage.classList.toggle("refused", refused);
+  };
+  dom.stats.addEventListener("click", (event) => {
+    const action = event.target.closest("[data-action]")?.dataset.action;
+    if (action === "export") {
+      archive.exportFile();
+      say({ say: () => t("archive.exported") });
+    } else if (action === "import") dom.importFile.click();
+  });
+  dom.importFile.addEventListener("change", async () => {
+    const [file] = dom.importFile.files;
+    dom.importFile.value = ""; // the same file may be chosen again
+    if (!file) return;
+    say(await archive.importFile(file));
+    refresh();
+  });
+  dom.stats.addEventListener("close", () => {
+    dom.archiveMessage.textContent = "";
+  });
+}
