@@ -74,6 +74,7 @@ from freecell._notation import (
     Place,
 )
 from freecell._rules import IllegalMoveError, Position, PositionError
+from freecell._short import ShortSolver
 from freecell._solver import (
     DEFAULT_MAX_STATES,
     Solution,
@@ -130,6 +131,7 @@ __all__ = [
     "Position",
     "PositionError",
     "Rank",
+    "ShortSolver",
     "Snapshot",
     "Solution",
     "SolveResult",

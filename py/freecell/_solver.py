@@ -702,6 +702,15 @@ class Solution:
     def __str__(self) -> str:
         return " ".join(map(str, self.moves)) if self.result == "solved" else self.result
 
+    @property
+    def player_moves(self) -> int:
+        """The moves a player makes: those not to the foundations (a run moved as one is one).
+
+        >>> solve(617).player_moves < len(solve(617).moves)
+        True
+        """
+        return sum(move.target != FOUNDATION for move in self.moves)
+
 
 Start = int | Deal | Game | Position
 """What a search can start from: a deal number, a deal, a game (its position now), a position."""
@@ -901,6 +910,7 @@ def solve(
     max_states: int = DEFAULT_MAX_STATES,
     max_seconds: float | None = None,
     cells: int = len(FREECELLS),
+    short: bool = False,
 ) -> Solution:
     """Search for a solution within a budget; see :class:`Solver`.
 
@@ -909,5 +919,15 @@ def solve(
     >>> solution = solve(game)
     >>> solution.result, solution.states > 0, all(isinstance(m, Move) for m in solution.moves)
     ('solved', True, True)
+
+    ``short=True`` searches on for fewer player moves (:class:`freecell.ShortSolver`, some
+    seconds where this search takes milliseconds).
+
+    >>> solve(1).player_moves > solve(1, short=True).player_moves
+    True
     """
+    if short:
+        from freecell._short import ShortSolver  # noqa: PLC0415 - it builds on this module
+
+        return ShortSolver(start, max_states=max_states, max_seconds=max_seconds, cells=cells).run()
     return Solver(start, max_states=max_states, max_seconds=max_seconds, cells=cells).run()
