@@ -315,12 +315,21 @@ def _translate(start: Position, card_moves: list[int]) -> tuple[Move, ...]:
     return tuple(moves)
 
 
-WIDTHS: Final = (1024, 2048)
-"""The first beam's widths, tried in turn until one wins: positions kept a level."""
+FIRST_WIDTH: Final = 1024
+"""The first beam's width: positions kept a level. Each beam that fails is tried again twice
+as wide: up to ``BOUNDED_WIDTHS`` beams when today's search has a solution to beat, and until
+the budget runs out when it has none."""
+BOUNDED_WIDTHS: Final = 3
 PREFIX_WIDTH: Final = 1024
 """The width of the beams run again from positions along the best solution."""
 PREFIX_STEP: Final = 5
 """The player moves between the positions the beam runs again from."""
+NO_BOUND: Final = 1000
+"""The bound on player moves when there is no solution to beat (no solution is that long)."""
+FIRST_STATES: Final = 200_000
+"""Today's search runs first up to this many positions (it settles almost every deal there:
+deal 11982's proof takes 119,602); then the beam searches, and only if it fails does today's
+search go on to the end of its budget."""
 
 
 def _search(
@@ -332,10 +341,10 @@ def _search(
     """
     start = _start_key(position)
     best: list[int] | None = None
-    for width in WIDTHS:
+    width, tries = FIRST_WIDTH, BOUNDED_WIDTHS if bound < NO_BOUND else NO_BOUND
+    while best is None and tries and not budget.spent:
         best = yield from _beam(start, width, bound, capacity, budget)
-        if best is not None or budget.spent:
-            break
+        width, tries = width * 2, tries - 1
     if best is None:
         return
     yield best
@@ -354,13 +363,15 @@ def _search(
 class ShortSolver:
     """A search for a short solution, in slices like :class:`Solver`: :meth:`step` until done.
 
-    It runs today's :class:`Solver` first, with the same budget, and keeps its answer when
-    that is not ``"solved"`` (a proof of impossibility, or ``"unknown"``). Then a beam search
-    looks for fewer player moves (:attr:`Solution.player_moves`), and its best solution replaces the
-    first one. ``max_states`` caps the positions stored by the first search plus the most
-    the beam holds at once; ``max_seconds`` caps the time over all calls. When either runs out
-    during the beam search, the shortest solution found so far is the answer. Raises as
-    :class:`Solver` does.
+    It runs today's :class:`Solver` first, up to ``FIRST_STATES`` positions: a proof of
+    impossibility found there is the answer. Then a beam search looks for a solution with
+    fewer player moves (:attr:`Solution.player_moves`) than today's, or for any solution when
+    today's search has none yet, and shortens what it finds. When the beam finds nothing,
+    today's search goes on and its answer stands (solved, impossible or unknown).
+    ``max_states`` caps the positions today's search stores, and the beam's too: the most it
+    holds at once, counted with today's; ``max_seconds`` caps the time over all calls. When
+    either runs out during the beam search, the shortest solution found so far is the
+    answer. Raises as :class:`Solver` does.
 
     >>> solver = ShortSolver(Game.from_deal_number(1))
     >>> while (solution := solver.step(max_seconds=0.05)) is None:
@@ -383,6 +394,7 @@ class ShortSolver:
         self._seconds = 0.0
         self._budget = _Budget(0)
         self._beam: Generator[list[int] | None, None, None] | None = None
+        self._beam_done = False
         self._best: tuple[Move, ...] = ()
         self._solution: Solution | None = None
 
@@ -395,6 +407,11 @@ class ShortSolver:
     def solution(self) -> Solution | None:
         """The answer once the search has ended, else ``None``."""
         return self._solution
+
+    @property
+    def best(self) -> tuple[Move, ...]:
+        """The shortest solution found so far (empty while there is none)."""
+        return self._best
 
     def run(self, max_seconds: float | None = None) -> Solution:
         """Search until the end, the budget's end or ``max_seconds`` more; return the answer."""
@@ -431,30 +448,41 @@ class ShortSolver:
         return self._solution
 
     def _work(self, stop: float | None) -> None:
+        fast = self._fast
         if self._beam is None:
-            first = self._fast.step(None if stop is None else stop - time.perf_counter())
-            if first is None:
+            first = fast.step(0.0)
+            if first is None and fast.states < FIRST_STATES:
                 return
-            if first.result != "solved":
-                self._solution = Solution(first.result, (), first.states, self._seconds)
+            if first is not None and first.result != "solved":
+                self._solution = first
                 return
-            self._best = first.moves
-            self._budget = _Budget(self._max_states - first.states)
-            bound = first.player_moves
-            self._beam = _search(self.position, bound, self._fast.cells, self._budget)
-        try:
-            found = next(self._beam)
-        except StopIteration:
-            self._finish()
+            if first is not None:
+                self._best = first.moves
+            self._budget = _Budget(self._max_states - fast.states)
+            bound = first.player_moves if first is not None else NO_BOUND
+            self._beam = _search(self.position, bound, fast.cells, self._budget)
+        if not self._beam_done:
+            try:
+                found = next(self._beam)
+            except StopIteration:
+                self._beam_done = True
+                if self._best or fast.solution is not None:
+                    self._finish()
+                return
+            if found is not None:
+                self._best = _translate(self.position, found)
             return
-        if found is not None:
-            self._best = _translate(self.position, found)
+        # The beam found nothing: today's search goes on to its end.
+        if fast.step(None if stop is None else max(0.0, stop - time.perf_counter())):
+            self._finish()
 
     def _finish(self) -> None:
-        """End the search with the best solution so far (or unknown, if there is none)."""
-        first = self._fast.solution
-        if first is None or first.result != "solved":
-            self._solution = Solution("unknown", (), self._fast.states, self._seconds)
-            return
-        states = first.states + self._budget.peak
-        self._solution = Solution("solved", self._best, states, self._seconds)
+        """End the search with the best solution so far, else today's search's answer."""
+        fast = self._fast.solution
+        states = self._fast.states + self._budget.peak
+        if self._best:
+            self._solution = Solution("solved", self._best, states, self._seconds)
+        elif fast is not None:
+            self._solution = replace(fast, states=states)
+        else:
+            self._solution = Solution("unknown", (), states, self._seconds)
