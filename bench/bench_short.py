@@ -18,7 +18,7 @@ writes it into docs/performance.md.
 from __future__ import annotations
 
 import argparse
-import datetime
+import datetime as dt
 import os
 import random
 import statistics
@@ -30,7 +30,7 @@ from pathlib import Path
 from freecell import MAX_DEAL, Game, solve
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from performance_doc import write_section  # noqa: E402 - beside this file
+from performance_doc import write_section
 
 MACROXUE_MEAN = 25.5
 """macroxue's mean over deals 1..1,000,000, from its README (the beyond sample's yardstick)."""
@@ -60,9 +60,13 @@ def macroxue_moves(repo: Path, numbers: list[int]) -> dict[int, int | None]:
     return out
 
 
-def run(numbers: list[int]) -> list[tuple[int, str, int, int, float, float]]:
-    """Solve each deal short and fast; return (deal, result, short, fast, wall, cpu) rows."""
-    rows = []
+Row = tuple[int, str, int, int, float, float]
+"""A deal's figures: number, result, short and fast player moves, wall and CPU seconds."""
+
+
+def run(numbers: list[int]) -> list[Row]:
+    """Solve each deal short and fast; return a row for each."""
+    rows: list[Row] = []
     for n in numbers:
         wall, cpu = time.perf_counter(), time.process_time()
         short = solve(n, short=True)
@@ -84,7 +88,7 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def seconds_line(rows: list[tuple[int, str, int, int, float, float]]) -> str:
+def seconds_line(rows: list[Row]) -> str:
     """Return the timing figures of the rows, wall and CPU."""
     wall = [row[4] for row in rows]
     cpu = [row[5] for row in rows]
@@ -105,7 +109,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=38)
     parser.add_argument("--write", action="store_true", help="write docs/performance.md")
     args = parser.parse_args()
-    rng = random.Random(args.seed)
+    rng = random.Random(args.seed)  # noqa: S311 - a fixed sample, not a secret
     numbers = sorted(rng.sample(range(1, 1_000_001), args.deals))
     beyond = sorted(rng.randint(1_000_001, MAX_DEAL) for _ in range(args.beyond))
     theirs = macroxue_moves(args.macroxue, numbers)
@@ -113,10 +117,12 @@ def main() -> None:
     began = time.perf_counter()
     rows = run(numbers)
     lines = [
-        f"Measured {datetime.date.today().isoformat()} with CPython "
-        f"{sys.version.split()[0]}, one process, `bench/bench_short.py --deals {args.deals} "
-        f"--beyond {args.beyond} --seed {args.seed}`; load average {load:.1f} at the start "
-        "(2 cores shared with other work: wall seconds run above CPU seconds).",
+        (
+            f"Measured {dt.datetime.now(dt.UTC).date().isoformat()} with CPython "
+            f"{sys.version.split()[0]}, one process, `bench/bench_short.py --deals {args.deals} "
+            f"--beyond {args.beyond} --seed {args.seed}`; load average {load:.1f} at the start "
+            "(2 cores shared with other work: wall seconds run above CPU seconds)."
+        ),
         "",
     ]
     pairs = [(row[2], theirs[row[0]]) for row in rows if row[1] == "solved"]
@@ -127,26 +133,32 @@ def main() -> None:
         fast_mean = statistics.mean(row[3] for row in rows if theirs[row[0]] is not None)
         share = sum(o <= m for o, m in compared) / len(compared)
         lines += [
-            f"- {len(numbers)} random deals of 1..1,000,000 ({len(compared)} compared; "
-            f"{sum(row[1] != 'solved' for row in rows)} not solved): player moves mean "
-            f"{ours_mean:.2f} (median {statistics.median(o for o, _ in compared)}), "
-            f"macroxue {mx_mean:.2f} (median {statistics.median(m for _, m in compared)}): "
-            f"**{ours_mean / mx_mean:.3f}x** (target {TARGET_RATIO}x; today's search "
-            f"{fast_mean:.2f}, {fast_mean / mx_mean:.2f}x); as short or shorter on "
-            f"**{share:.0%}** (target {TARGET_SHARE:.0%}).",
-            f"- Time a deal: {seconds_line(rows)} (targets: median {TARGET_MEDIAN_SECONDS} s, "
-            f"max {TARGET_MAX_SECONDS} s).",
+            (
+                f"- {len(numbers)} random deals of 1..1,000,000 ({len(compared)} compared; "
+                f"{sum(row[1] != 'solved' for row in rows)} not solved): player moves mean "
+                f"{ours_mean:.2f} (median {statistics.median(o for o, _ in compared)}), "
+                f"macroxue {mx_mean:.2f} (median {statistics.median(m for _, m in compared)}): "
+                f"**{ours_mean / mx_mean:.3f}x** (target {TARGET_RATIO}x; today's search "
+                f"{fast_mean:.2f}, {fast_mean / mx_mean:.2f}x); as short or shorter on "
+                f"**{share:.0%}** (target {TARGET_SHARE:.0%})."
+            ),
+            (
+                f"- Time a deal: {seconds_line(rows)} (targets: median "
+                f"{TARGET_MEDIAN_SECONDS} s, max {TARGET_MAX_SECONDS} s)."
+            ),
         ]
     if beyond:
         far = run(beyond)
         solved = [row[2] for row in far if row[1] == "solved"]
         far_mean = statistics.mean(solved)
         lines += [
-            f"- {len(beyond)} random deals of 1,000,001..{MAX_DEAL:,} "
-            f"({sum(row[1] != 'solved' for row in far)} not solved): player moves mean "
-            f"{far_mean:.2f} (median {statistics.median(solved)}), against macroxue's "
-            f"{MACROXUE_MEAN} over 1..1,000,000: **{far_mean / MACROXUE_MEAN:.3f}x**; today's "
-            f"search {statistics.mean(row[3] for row in far):.2f}.",
+            (
+                f"- {len(beyond)} random deals of 1,000,001..{MAX_DEAL:,} "
+                f"({sum(row[1] != 'solved' for row in far)} not solved): player moves mean "
+                f"{far_mean:.2f} (median {statistics.median(solved)}), against macroxue's "
+                f"{MACROXUE_MEAN} over 1..1,000,000: **{far_mean / MACROXUE_MEAN:.3f}x**; today's "
+                f"search {statistics.mean(row[3] for row in far):.2f}."
+            ),
             f"- Time a deal: {seconds_line(far)}.",
         ]
     lines.append(
