@@ -7,6 +7,8 @@ neither our rules nor our dealer vouch for it alone.
 
 from __future__ import annotations
 
+import io
+import json
 import random
 import re
 from collections.abc import Sequence
@@ -17,6 +19,7 @@ from pysol_cards.deal_game import Game as PysolGame  # type: ignore[import-untyp
 from pysol_cards.random import RandomBase  # type: ignore[import-untyped]
 
 from freecell import MAX_DEAL, Game, Move, Position, ShortSolver, SolverError, deal, solve
+from freecell._cli.solve import solve_main
 from helpers import fc_solve_finds_no_solution
 
 RANKS = "A23456789TJQK"
@@ -258,3 +261,35 @@ class TestSlices:
         assert steps > 10
         assert solution.moves == solve(game, short=True).moves
         assert solver.step() is solution
+
+
+def run_solve(*argv: str) -> tuple[int, str, str]:
+    """Run `freecell solve` in this process; return its status, stdout and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    status = solve_main(list(argv), io.StringIO(), out, err)
+    return status, out.getvalue(), err.getvalue()
+
+
+class TestCommand:
+    def test_short_json(self) -> None:
+        """`--short --format json` reports player_moves, the short solution's, which wins."""
+        status, out, _ = run_solve("--short", "-f", "json", "1", "11982")
+        assert status == 0
+        first, second = map(json.loads, out.splitlines())
+        assert first["result"] == "solved"
+        assert first["player_moves"] == sum(not m.endswith("h") for m in first["moves"])
+        assert first["player_moves"] <= 29
+        assert first["difficulty"] is None
+        assert_short_wins(1, [Move.parse(m) for m in first["moves"]])
+        assert (second["result"], second["player_moves"]) == ("impossible", 0)
+
+    def test_short_text(self) -> None:
+        """`--short` prints the short solution as text, the same moves as the library's."""
+        status, out, _ = run_solve("--short", "617")
+        assert status == 0
+        assert out == f"617: {solve(617, short=True)}\n"
+
+    def test_short_budget(self) -> None:
+        """`--short` keeps to --max-states and --timeout: unknown, exit status 3."""
+        assert run_solve("--short", "--max-states", "50", "617")[:2] == (3, "617: unknown\n")
+        assert run_solve("--short", "--timeout", "0.001", "617")[:2] == (3, "617: unknown\n")
