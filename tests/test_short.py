@@ -233,12 +233,22 @@ class TestAnswers:
         """No time at all gives unknown."""
         assert solve(617, short=True, max_seconds=0).result == "unknown"
 
-    def test_time_out_in_the_beam_keeps_the_best(self) -> None:
-        """Time running out after today's search keeps a solution that wins."""
-        short = solve(617, short=True, max_seconds=0.3)
-        assert short.result in {"solved", "unknown"}
-        if short.result == "solved":
-            assert_short_wins(617, short.moves)
+    def test_time_out_keeps_the_best_so_far(self) -> None:
+        """Time running out once a solution is known ends with that solution."""
+        solver = ShortSolver(617)
+        while not solver.best:
+            assert solver.step(max_seconds=0.005) is None
+        best = solver.best
+        solution = solver.run(max_seconds=0)
+        assert (solution.result, solution.moves) == ("solved", best)
+        assert_short_wins(617, solution.moves)
+
+    def test_a_beam_out_of_states_keeps_todays_solution(self) -> None:
+        """A budget the beam outgrows at once leaves today's solution the answer."""
+        today = solve(617, max_states=6_000)
+        short = solve(617, short=True, max_states=6_000)
+        assert (short.result, short.moves) == ("solved", today.moves)
+        assert short.states > today.states
 
     def test_bad_arguments(self) -> None:
         """Bad budgets and free cells raise SolverError, as for today's search."""
