@@ -8,6 +8,10 @@ the page's "Copy text" copies) and is labelled ``-``. ``--format json`` prints a
 line instead. ``--cells K`` plays with K free cells, 0 to 4. Exit status: 0 when every deal
 got an answer, 3 when one is unknown, 2 for a bad command line (one line on stderr, nothing on
 stdout; every argument is checked first).
+
+``--short`` searches on for fewer player moves, the moves not to the foundations
+(:class:`~freecell.ShortSolver`: seconds a deal, not milliseconds); ``--format json`` gives
+``player_moves`` either way.
 """
 
 from __future__ import annotations
