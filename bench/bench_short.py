@@ -21,6 +21,7 @@ import argparse
 import datetime as dt
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -64,22 +65,47 @@ Row = tuple[int, str, int, int, float, float]
 """A deal's figures: number, result, short and fast player moves, wall and CPU seconds."""
 
 
+STOPPED: list[int] = []
+"""Set once SIGTERM has stopped a run: the later samples are not run."""
+
+
+class Stopped(Exception):  # noqa: N818 - a signal, not an error
+    """SIGTERM arrived: the bench sums up the deals done so far."""
+
+
+def stop(_signum: int, _frame: object) -> None:
+    """Turn SIGTERM into :class:`Stopped`."""
+    raise Stopped
+
+
 def run(numbers: list[int]) -> list[Row]:
-    """Solve each deal short and fast; return a row for each."""
+    """Solve each deal short and fast; return a row for each (fewer, if SIGTERM stops it)."""
     rows: list[Row] = []
-    for n in numbers:
-        wall, cpu = time.perf_counter(), time.process_time()
-        short = solve(n, short=True)
-        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        if short.result == "solved":
-            game = Game.from_deal_number(n)
-            for move in short.moves:
-                game.push(move)
-            assert game.is_won(), n
-        fast = solve(n).player_moves
-        rows.append((n, short.result, short.player_moves, fast, wall, cpu))
-        print(f"{n}: {short.result} {short.player_moves} (fast {fast}) {wall:.2f}s", flush=True)
+    try:
+        for n in numbers:
+            rows.append(run_one(n))  # noqa: PERF401 - each row kept as it comes
+    except Stopped:
+        STOPPED.append(len(rows))
+        print(f"stopped after {len(rows)} of {len(numbers)} deals", flush=True)
     return rows
+
+
+def run_one(n: int) -> Row:
+    """Solve one deal short and fast; return its row."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    short = solve(n, short=True)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    if short.result == "solved":
+        game = Game.from_deal_number(n)
+        for move in short.moves:
+            game.push(move)
+        assert game.is_won(), n
+    fast = solve(n).player_moves
+    print(
+        f"{n}: {short.result} {short.player_moves} (fast {fast}) {wall:.2f}s CPU {cpu:.2f}s",
+        flush=True,
+    )
+    return (n, short.result, short.player_moves, fast, wall, cpu)
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -109,9 +135,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=38)
     parser.add_argument("--write", action="store_true", help="write docs/performance.md")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, stop)
     rng = random.Random(args.seed)  # noqa: S311 - a fixed sample, not a secret
     numbers = sorted(rng.sample(range(1, 1_000_001), args.deals))
-    beyond = sorted(rng.randint(1_000_001, MAX_DEAL) for _ in range(args.beyond))
+    far_rng = random.Random(args.seed + 1)  # noqa: S311 - the same sample, whatever --deals
+    beyond = sorted(far_rng.randint(1_000_001, MAX_DEAL) for _ in range(args.beyond))
     theirs = macroxue_moves(args.macroxue, numbers)
     load = os.getloadavg()[0]
     began = time.perf_counter()
@@ -134,7 +162,8 @@ def main() -> None:
         share = sum(o <= m for o, m in compared) / len(compared)
         lines += [
             (
-                f"- {len(numbers)} random deals of 1..1,000,000 ({len(compared)} compared; "
+                f"- {len(numbers)} random deals of 1..1,000,000 ({len(rows)} done, "
+                f"{len(compared)} compared; "
                 f"{sum(row[1] != 'solved' for row in rows)} not solved): player moves mean "
                 f"{ours_mean:.2f} (median {statistics.median(o for o, _ in compared)}), "
                 f"macroxue {mx_mean:.2f} (median {statistics.median(m for _, m in compared)}): "
@@ -147,14 +176,14 @@ def main() -> None:
                 f"{TARGET_MEDIAN_SECONDS} s, max {TARGET_MAX_SECONDS} s)."
             ),
         ]
-    if beyond:
-        far = run(beyond)
+    far = run(beyond) if beyond and not STOPPED else []
+    if far:
         solved = [row[2] for row in far if row[1] == "solved"]
         far_mean = statistics.mean(solved)
         lines += [
             (
-                f"- {len(beyond)} random deals of 1,000,001..{MAX_DEAL:,} "
-                f"({sum(row[1] != 'solved' for row in far)} not solved): player moves mean "
+                f"- {len(beyond)} random deals of 1,000,001..{MAX_DEAL:,} ({len(far)} done, "
+                f"{sum(row[1] != 'solved' for row in far)} not solved): player moves mean "
                 f"{far_mean:.2f} (median {statistics.median(solved)}), against macroxue's "
                 f"{MACROXUE_MEAN} over 1..1,000,000: **{far_mean / MACROXUE_MEAN:.3f}x**; today's "
                 f"search {statistics.mean(row[3] for row in far):.2f}."
