@@ -74,7 +74,7 @@ from freecell._notation import (
     Place,
 )
 from freecell._rules import IllegalMoveError, Position, PositionError
-from freecell._short import ShortSolver
+from freecell._short import ShortSolver, solve
 from freecell._solver import (
     DEFAULT_MAX_STATES,
     Solution,
@@ -82,7 +82,6 @@ from freecell._solver import (
     SolverError,
     SolveResult,
     canonical_key,
-    solve,
 )
 
 __version__ = "0.1.0"

@@ -491,3 +491,29 @@ class ShortSolver:
             self._solution = replace(fast, states=states)
         else:
             self._solution = Solution("unknown", (), states, self._seconds)
+
+
+def solve(
+    start: Start,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    max_seconds: float | None = None,
+    cells: int = len(FREECELLS),
+    short: bool = False,
+) -> Solution:
+    """Search for a solution within a budget; see :class:`~freecell.Solver`.
+
+    >>> game = Game.from_deal_number(1)
+    >>> _ = game.push("5a")
+    >>> solution = solve(game)
+    >>> solution.result, solution.states > 0, all(isinstance(m, Move) for m in solution.moves)
+    ('solved', True, True)
+
+    ``short=True`` searches on for fewer player moves (:class:`ShortSolver`: some seconds,
+    where today's search takes milliseconds).
+
+    >>> solve(1).player_moves, solve(1, short=True).player_moves
+    (43, 29)
+    """
+    search = ShortSolver if short else Solver
+    return search(start, max_states=max_states, max_seconds=max_seconds, cells=cells).run()

@@ -910,24 +910,15 @@ def solve(
     max_states: int = DEFAULT_MAX_STATES,
     max_seconds: float | None = None,
     cells: int = len(FREECELLS),
-    short: bool = False,
 ) -> Solution:
     """Search for a solution within a budget; see :class:`Solver`.
+
+    (``freecell.solve`` is :func:`freecell._short.solve`, which also takes ``short``.)
 
     >>> game = Game.from_deal_number(1)
     >>> _ = game.push("5a")
     >>> solution = solve(game)
     >>> solution.result, solution.states > 0, all(isinstance(m, Move) for m in solution.moves)
     ('solved', True, True)
-
-    ``short=True`` searches on for fewer player moves (:class:`freecell.ShortSolver`, some
-    seconds where this search takes milliseconds).
-
-    >>> solve(1).player_moves > solve(1, short=True).player_moves
-    True
     """
-    if short:
-        from freecell._short import ShortSolver  # noqa: PLC0415 - it builds on this module
-
-        return ShortSolver(start, max_states=max_states, max_seconds=max_seconds, cells=cells).run()
     return Solver(start, max_states=max_states, max_seconds=max_seconds, cells=cells).run()
