@@ -375,7 +375,7 @@ class TestCommand:
         assert status == 0
         first, second = map(json.loads, out.splitlines())
         assert set(first) == {
-            "deal", "result", "moves", "states", "seconds", "cells", "difficulty",
+            "deal", "result", "moves", "player_moves", "states", "seconds", "cells", "difficulty",
         }  # fmt: skip
         assert (first["cells"], first["difficulty"]) == (4, difficulty(solve(1)))
         assert (first["deal"], first["result"]) == (1, "solved")

@@ -82,6 +82,7 @@ from freecell._rules import (
     PositionError,
     parse_auto_play,
 )
+from freecell._short import ShortSolver, solve
 from freecell._solver import (
     DEFAULT_MAX_STATES,
     Solution,
@@ -89,7 +90,6 @@ from freecell._solver import (
     SolverError,
     SolveResult,
     canonical_key,
-    solve,
 )
 
 __version__ = "0.1.0"
@@ -141,6 +141,7 @@ __all__ = [
     "Position",
     "PositionError",
     "Rank",
+    "ShortSolver",
     "Snapshot",
     "Solution",
     "SolveResult",

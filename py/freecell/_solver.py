@@ -706,6 +706,15 @@ class Solution:
     def __str__(self) -> str:
         return " ".join(map(str, self.moves)) if self.result == "solved" else self.result
 
+    @property
+    def player_moves(self) -> int:
+        """The moves a player makes: those not to the foundations (a run moved as one is one).
+
+        >>> solve(617).player_moves < len(solve(617).moves)
+        True
+        """
+        return sum(move.target != FOUNDATION for move in self.moves)
+
 
 Start = int | Deal | Game | Position
 """What a search can start from: a deal number, a deal, a game (its position now), a position."""
@@ -907,6 +916,8 @@ def solve(
     cells: int = len(FREECELLS),
 ) -> Solution:
     """Search for a solution within a budget; see :class:`Solver`.
+
+    (``freecell.solve`` is :func:`freecell._short.solve`, which also takes ``short``.)
 
     >>> game = Game.from_deal_number(1)
     >>> _ = game.push("5a")

@@ -11,6 +11,10 @@ with K free cells, 0 to 4. ``--jobs N`` runs up to N processes, never more than 
 :data:`~freecell._solver.MAX_STATES_CEILING`. Exit status: 0 when every deal got an answer, 3
 when one is unknown, 2 for a bad command line (one line on stderr, nothing on stdout; every
 argument is checked first), 1 when a worker process cannot start or dies.
+
+``--short`` searches on for fewer player moves, the moves not to the foundations
+(:class:`~freecell.ShortSolver`: seconds a deal, not milliseconds); ``--format json`` gives
+``player_moves`` either way.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Generator, Iterable, Iterator, Sequence, Sized
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final, TextIO
 
 from freecell._cli.guard import (
@@ -49,6 +53,7 @@ from freecell._difficulty import difficulty
 from freecell._fcs import MAX_POSITION_TEXT, parse_position
 from freecell._notation import FREECELLS
 from freecell._rules import PositionError
+from freecell._short import ShortSolver
 from freecell._solver import Solution, Solver
 
 if TYPE_CHECKING:
@@ -95,10 +100,16 @@ def _parser() -> Parser:
         default="text",
         metavar="FORMAT",
         help="text: `DEAL: MOVES` or `DEAL: impossible|unknown` (default); json: an object a "
-        "line with deal, result, moves, states, seconds, cells and difficulty",
+        "line with deal, result, moves, player_moves, states, seconds, cells and difficulty",
     )
     add_budget_arguments(parser, "seconds a search may take, per deal (default: no limit)")
     add_cells_argument(parser)
+    parser.add_argument(
+        "--short",
+        action="store_true",
+        help="search on for fewer player moves (moves not to the foundations): seconds a "
+        "deal instead of milliseconds",
+    )
     parser.add_argument(
         "-j",
         "--jobs",
@@ -146,12 +157,14 @@ class _Task:
     max_states: int
     timeout: float | None
     cells: int
+    short: bool = False
 
 
 def _solve(task: _Task) -> Solution:
     """Solve one task (in this process or a worker)."""
     start = deal(task.number) if task.number is not None else parse_position(task.text)
-    return Solver(
+    search = ShortSolver if task.short else Solver
+    return search(
         start, max_states=task.max_states, max_seconds=task.timeout, cells=task.cells
     ).run()
 
@@ -246,11 +259,14 @@ def _line(task: _Task, solution: Solution, fmt: str) -> str:
                 "deal": task.number,
                 "result": solution.result,
                 "moves": [str(move) for move in solution.moves],
+                "player_moves": solution.player_moves,
                 "states": solution.states,
                 "seconds": round(solution.seconds, 4),
                 "cells": task.cells,
                 # The grade is the ordinary game's: with fewer cells the count means another thing.
-                "difficulty": difficulty(solution) if task.cells == len(FREECELLS) else None,
+                "difficulty": difficulty(solution)
+                if task.cells == len(FREECELLS) and not task.short
+                else None,
             }
         )
     label = _STDIN if task.number is None else str(task.number)
@@ -326,6 +342,8 @@ def solve_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextI
         stderr.write(f"{_PROG}: {error}\n")
         return EXIT_BAD_INPUT
     tasks = _tasks(specs, args.max_states, args.timeout, args.cells)
+    if args.short:
+        tasks = (replace(task, short=True) for task in tasks)
     # No more processes than cores, nor than deals (every range is sized, from -2 or -1 too).
     deals = sum(1 if isinstance(s, str) else len(s) if isinstance(s, Sized) else 1 for s in specs)
     jobs = min(args.jobs, usable_cores(), deals)
