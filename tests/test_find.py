@@ -139,6 +139,22 @@ class TestFindDialog:
         expect(page.locator("#find-result a").first).to_be_visible(timeout=10_000)
         page.screenshot(path=screenshot_path(request.config, f"find/desktop-{scheme}"))
 
+    def test_find_keeps_its_colours_under_the_mouse(
+        self, pages: PageFactory, site_url: str
+    ) -> None:
+        """A primary button (Find) keeps its accent under a hovering mouse: its text is for it."""
+        page = pages(color_scheme="dark")
+        boot(page, link(site_url, 1))
+        open_find(page)
+        page.locator("textarea#layout").fill("ZZ")
+        button = page.locator("[data-action=find-deal]")
+        background = "(button) => getComputedStyle(button).backgroundColor"
+        accent = button.evaluate(background)
+        button.click()
+        button.hover()
+        expect(page.locator("#find-result")).not_to_be_empty()
+        assert button.evaluate(background) == accent
+
 
 class TestFindOnAPhone:
     @pytest.mark.parametrize(
@@ -168,19 +184,3 @@ class TestFindOnAPhone:
         page.screenshot(path=screenshot_path(request.config, f"find/phone-{name}"))
         button.tap()
         expect(page.locator("#board")).to_have_attribute("data-deal", "11982", timeout=5000)
-
-    def test_find_keeps_its_colours_under_the_mouse(
-        self, pages: PageFactory, site_url: str
-    ) -> None:
-        """A primary button (Find) keeps its accent under a hovering mouse: its text is for it."""
-        page = pages(color_scheme="dark")
-        boot(page, link(site_url, 1))
-        open_find(page)
-        page.locator("textarea#layout").fill("ZZ")
-        button = page.locator("[data-action=find-deal]")
-        background = "(button) => getComputedStyle(button).backgroundColor"
-        accent = button.evaluate(background)
-        button.click()
-        button.hover()
-        expect(page.locator("#find-result")).not_to_be_empty()
-        assert button.evaluate(background) == accent
