@@ -842,7 +842,10 @@ class TestFind:
             (["-"], str(freecell.Position.from_deal(deal(617)).apply("82")), "not a deal's start"),
             (["-"], "", "no cards: write a layout's first cards"),
             (["-", "JD"], "", "not both"),
-            (["--limit", "0", "JD"], "", "invalid --limit 0"),
+            (["--limit", "0", "JD"], "", "write a whole number of at least 1, not '0'"),
+            (["--limit", "9" * 23, "AS"], "", "write a whole number of at least 1, not '999"),
+            (["-"], '{"rows":' + "[" * 5000, "invalid layout in JSON"),
+            (["-"], "AS\n" * 40_000, "standard input is longer than 65,536 characters"),
         ],
     )
     def test_bad_input_is_status_2_with_what_is_valid(
@@ -854,6 +857,11 @@ class TestFind:
         assert says in err
         assert err.startswith("freecell find: ")
         assert err.count("\n") == 1
+
+    def test_a_byte_order_mark_is_no_card(self) -> None:
+        """A layout saved by a Windows editor (a byte order mark first) is read as any other."""
+        text = "\ufeff" + " ".join(freecell.CARD_CODES[c] for c in deal(617).cards[:8])
+        assert in_process("find", "-", stdin=text.encode()) == (0, "617\n", "")
 
     def test_help(self) -> None:
         """`find -h` tells the formats and the exit statuses."""

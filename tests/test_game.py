@@ -32,6 +32,7 @@ from freecell import (
     parse_position,
 )
 from freecell._clicks import best_move_for, why_stuck
+from freecell._errors import QUOTE_LIMIT
 
 SOLUTIONS = Path(__file__).parent / "data" / "solutions"
 SOLVED_DEALS = sorted(
@@ -948,7 +949,7 @@ class TestAutoPlay:
             with pytest.raises(CodedError) as raised:
                 parse_auto_play(text)
             assert raised.value.code == "auto-play-invalid"
-            assert len(raised.value.params["text"]) <= 13
+            assert len(raised.value.params["text"]) <= QUOTE_LIMIT + 1  # cut as every quote is
 
     def test_all_sends_a_card_that_safe_keeps(self) -> None:
         """2H goes home with `all` while the black aces are out; `safe` keeps it, `off` all."""

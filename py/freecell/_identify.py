@@ -21,13 +21,12 @@ from dataclasses import dataclass
 from typing import Final
 
 from freecell._cards import Card, parse_card
-from freecell._deal import _A, _C, _SPECIAL_CARDS, MAX_DEAL, Deal, deal  # noqa: F401 - doctests
+from freecell._deal import _A, _C, _SPECIAL_CARDS, MAX_DEAL, Deal, deal  # noqa: F401 - deal: the doctests
 from freecell._errors import CodedError, shorten
 from freecell._names import CARD_CODES
 from freecell._rules import Position
 
 _COLUMNS: Final = 8
-_COLUMN_SIZES: Final = (7, 7, 7, 7, 6, 6, 6, 6)
 _LOW: Final = 21  # the seed's bits solved from the even picks: the state's bits 16..20
 _CHECK_EVERY: Final = 256  # candidates between two progress ticks of a search
 _CHUNK: Final = 8192  # low seeds lifted between two progress ticks
@@ -101,7 +100,7 @@ def _json_cards(text: str) -> list[Card]:
         if "rows" in board:
             return [parse_card(code) for row in board["rows"] for code in row]
         columns = [[parse_card(code) for code in column] for column in board["columns"]]
-    except (ValueError, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         raise LayoutError("layout-json") from None
     cards = _from_columns(columns)
     if cards is None:
@@ -140,6 +139,7 @@ def parse_layout(text: str) -> tuple[Card, ...]:
     ...
     freecell._identify.LayoutError: invalid layout: JD is there twice; a layout holds each card once
     """
+    text = text.removeprefix("\ufeff")  # a byte order mark, as a Windows editor saves UTF-8
     if text.lstrip().startswith("{"):
         return _check(_json_cards(text))
     lines: list[list[Card]] = []

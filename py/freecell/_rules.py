@@ -503,7 +503,7 @@ def parse_auto_play(text: str) -> AutoPlay:
     freecell._errors.CodedError: invalid auto-play 'max': choose off, safe or all
     """
     if text not in AUTO_PLAY:
-        raise CodedError("auto-play-invalid", text=shorten(str(text), 12))
+        raise CodedError("auto-play-invalid", text=shorten(str(text)))
     return text
 
 

@@ -45,6 +45,7 @@ from freecell._solver import (
     _run_length,
     _unpack,
     canonical_key,
+    player_moves,
 )
 
 
@@ -479,7 +480,16 @@ class ShortSolver:
             self._beam_done = True
             return
         if found is not None:
-            self._best = _translate(self.position, found)
+            self._offer(_translate(self.position, found))
+
+    def _offer(self, moves: tuple[Move, ...]) -> None:
+        """Keep the beam's solution if it is the first, or shorter than the best so far.
+
+        A beam that began before today's search had an answer searches without its bound, so
+        what it finds may be longer than that answer.
+        """
+        if not self._best or player_moves(moves) < player_moves(self._best):
+            self._best = moves
 
     def _finish(self) -> None:
         """End the search with the best solution so far, else today's search's answer."""

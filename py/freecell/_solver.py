@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import heapq
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Final, Literal, TypeVar
 
@@ -713,7 +713,16 @@ class Solution:
         >>> solve(617).player_moves < len(solve(617).moves)
         True
         """
-        return sum(move.target != FOUNDATION for move in self.moves)
+        return player_moves(self.moves)
+
+
+def player_moves(moves: Iterable[Move]) -> int:
+    """Count the moves a player makes: those not to the foundations (a run moved as one is one).
+
+    >>> player_moves([Move.parse("83"), Move.parse("2h"), Move.parse("36v3")])
+    2
+    """
+    return sum(move.target != FOUNDATION for move in moves)
 
 
 Start = int | Deal | Game | Position

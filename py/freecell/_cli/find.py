@@ -7,13 +7,15 @@ text; it prints a deal number a line, ascending, as :func:`freecell.identify` fi
 
 from __future__ import annotations
 
+import sys
 from itertools import islice
 from typing import Final, TextIO
 
 from freecell._cards import CardError
-from freecell._cli.guard import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK
-from freecell._cli.options import Answered, Parser, UsageError
+from freecell._cli.guard import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, read_limited
+from freecell._cli.options import Answered, Parser, UsageError, bounded_int
 from freecell._deal import MAX_DEAL
+from freecell._fcs import MAX_POSITION_TEXT
 from freecell._identify import LayoutError, identify, no_deal, parse_layout
 
 _PROG: Final = "freecell find"
@@ -41,16 +43,15 @@ line on stderr); 2 bad input (a word that is no card, a card twice, more than
 def _parser() -> Parser:
     parser = Parser(_PROG, description=_DESCRIPTION, epilog=_EPILOG)
     parser.add_argument(
-        "--limit", type=int, default=None, metavar="N", help="print at most N deal numbers"
+        "--limit", type=_limit, default=None, metavar="N", help="print at most N deal numbers"
     )
     parser.add_argument("cards", nargs="*", metavar="CARD", help="a card, or - for stdin")
     return parser
 
 
-def _check_limit(limit: int | None) -> None:
-    if limit is not None and limit < 1:
-        msg = f"invalid --limit {limit}: give a whole number of 1 or more"
-        raise UsageError(msg)
+def _limit(text: str) -> int:
+    """Read ``--limit``: a whole number of at least 1 (an argparse ``type``)."""
+    return bounded_int(text, 1, sys.maxsize, "a whole number of at least 1")
 
 
 def _cards(words: list[str], stdin: TextIO) -> tuple[int, ...]:
@@ -59,7 +60,7 @@ def _cards(words: list[str], stdin: TextIO) -> tuple[int, ...]:
         msg = "give the layout's cards (e.g. JD 2D 9H JC) or - to read a layout on stdin"
         raise UsageError(msg)
     if words == [_STDIN]:
-        text, where = stdin.read(), " on standard input"
+        text, where = read_limited(stdin, MAX_POSITION_TEXT, "a layout"), " on standard input"
     elif _STDIN in words:
         msg = "give the cards as arguments or - alone for standard input, not both"
         raise UsageError(msg)
@@ -86,7 +87,6 @@ def find_main(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) ->
     """
     try:
         args = _parser().parse(argv)
-        _check_limit(args.limit)
         cards = _cards(args.cards, stdin)
     except Answered as answer:
         stdout.write(answer.text)
