@@ -87,6 +87,18 @@ class TestExport:
         assert (game["deal"], game["result"], game["moves"]) == (1, "won", ",".join(moves))
         assert data["deals"] == {"1": {"fewest": len(moves)}}
 
+    def test_deals_won_before_the_games_log_are_in_the_file(
+        self, pages: PageFactory, site_url: str, tmp_path: Path
+    ) -> None:
+        """A deal the statistics hold as won, though no logged game shows it, is in the file."""
+        record = {"version": 1, "played": 1, "won": 1, "streak": 1, "best": 1,
+                  "deals": {"617": {"won": True, "fewest": 84}}}  # fmt: skip
+        page = pages()
+        page.add_init_script(f"localStorage.setItem('freecell.stats', '{json.dumps(record)}')")
+        boot(page, link(site_url, 3, []))
+        _, data = export(page, tmp_path)
+        assert data["deals"] == {"617": {"fewest": 84}}
+
 
 class TestImport:
     def test_into_a_fresh_browser_and_twice(

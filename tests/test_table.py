@@ -464,6 +464,23 @@ class TestStatistics:
         page.locator("[data-action=stats-reset-yes]").click()
         expect(page.locator("[data-stat=played]")).to_have_text("0")
 
+    def test_a_game_won_after_a_reset_counts_played_and_won(
+        self, page: Page, site_url: str
+    ) -> None:
+        """Reset in the middle of a game, then the win: one game played and won, not 0 and 0."""
+        moves = solution(1)
+        boot(page, link(site_url, 1, moves[:-1]))
+        press(page, "stats")
+        page.locator("[data-action=stats-reset]").click()
+        page.locator("[data-action=stats-reset-yes]").click()
+        expect(page.locator("[data-stat=played]")).to_have_text("0")
+        page.keyboard.press("Escape")
+        page.locator("[data-freecell='2'] [data-card]").click()
+        page.locator("[data-foundation='0']").click()
+        expect(page.locator("html")).to_have_attribute("data-won", "true")
+        figures = stats_shown(page)
+        assert figures == {"played": "1", "won": "1", "streak": "1", "best-streak": "1"}
+
 
 class TestMotion:
     def test_moves_glide(self, table: Page, site_url: str) -> None:

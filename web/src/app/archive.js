@@ -13,7 +13,7 @@
 import { LANGUAGES, t } from "./i18n.js";
 import rules from "./rules.js";
 import { MOVE } from "./state.js";
-import { dailyStreak, utcDate } from "./stats.js";
+import { dailyStreak, newId, utcDate } from "./stats.js";
 import { local } from "./storage.js";
 
 export const FORMAT = "freecell-deals";
@@ -148,7 +148,7 @@ export function parseArchive(text) {
 function deviceId() {
   let id = local.read(DEVICE_KEY);
   if (id === null || !ID.test(id)) {
-    id = crypto.randomUUID();
+    id = newId();
     local.write(DEVICE_KEY, id);
   }
   return id;
@@ -233,7 +233,7 @@ export function createArchive(stats, controls = (selector) => document.querySele
       games[index] = { ...entry, moves, result };
     } else {
       const date = new Date().toISOString();
-      games.push({ id: crypto.randomUUID(), deal: game.deal, date, result, moves, daily });
+      games.push({ id: newId(), deal: game.deal, date, result, moves, daily });
     }
     saveGames(games);
   }
@@ -255,6 +255,9 @@ export function createArchive(stats, controls = (selector) => document.querySele
     const own = stats.figures();
     const imported = loadImported();
     const deals = { ...imported.deals };
+    for (const [key, { fewest }] of Object.entries(stats.wonDeals())) {
+      deals[key] = { fewest: Math.min(deals[key]?.fewest ?? Infinity, fewest) };
+    }
     for (const entry of loadGames()) {
       if (entry.result !== "won") continue;
       const count = entry.moves.split(",").length;
@@ -319,14 +322,23 @@ export function createArchive(stats, controls = (selector) => document.querySele
     const merged = [...games, ...added].sort((a, b) => a.date.localeCompare(b.date));
     saveImported({ devices, daily, deals });
     saveGames(merged);
+    const kept = new Set(loadGames().map((entry) => entry.id)); // the latest are kept
+    const counted = added.filter((entry) => kept.has(entry.id));
     for (const [key, value] of Object.entries(archive.settings)) {
       const control = controls(SETTINGS[key].control);
       if (!control) continue;
-      if (control.type === "checkbox") control.checked = value === "on";
-      else control.value = key === "freecell.random-grade" && value === "any" ? "" : value;
+      // A setting the file holds as it is here changes nothing (and plays no automatic move).
+      if (control.type === "checkbox") {
+        if (control.checked === (value === "on")) continue;
+        control.checked = value === "on";
+      } else {
+        const wanted = key === "freecell.random-grade" && value === "any" ? "" : value;
+        if (control.value === wanted) continue;
+        control.value = wanted;
+      }
       control.dispatchEvent(new Event("change", { bubbles: true }));
     }
-    return added.length;
+    return counted.length;
   }
 
   /**

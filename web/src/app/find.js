@@ -67,9 +67,13 @@ export function createFind({ dom, call, open, dialogs, state, messages }) {
     dom.find.setAttribute("aria-busy", "true");
     say(() => t("find.searching"));
     const reply = await call("identify", { text: dom.layout.value });
-    if (token !== asked || reply.cancelled) return;
+    if (token !== asked) return; // a newer search answers
     searching = false;
     dom.find.removeAttribute("aria-busy");
+    if (reply.cancelled) {
+      say(() => ""); // Escape, or a search that failed: nothing found, nothing left busy
+      return;
+    }
     if (reply.ok && reply.numbers.length === 1 && !reply.more) {
       say(() => "");
       opened(reply.numbers[0]);
@@ -109,9 +113,9 @@ export function createFind({ dom, call, open, dialogs, state, messages }) {
       dom.layout.focus();
     },
     find,
-    /** Say the result again (a language change). */
+    /** Say the result again (a language change), open or not: it shows when it opens. */
     refresh() {
-      if (dom.find.open) say(saying);
+      say(saying);
     },
   };
 }

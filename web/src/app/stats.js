@@ -53,8 +53,8 @@ function count(value) {
 
 const isRecord = (value) => Boolean(value) && typeof value === "object" && !Array.isArray(value);
 
-/** A new game's id: 64 random bits in hex. */
-function newId() {
+/** A new id (a game's, an epoch's): 64 random bits in hex; crypto.randomUUID needs https. */
+export function newId() {
   const words = crypto.getRandomValues(new Uint32Array(2));
   return Array.from(words, (word) => word.toString(16).padStart(8, "0")).join("");
 }
@@ -123,10 +123,8 @@ function apply(s, event) {
   if (!entry) {
     entry = { id: event.id, won: false };
     s.games = [...s.games, entry].slice(-GAMES_KEPT);
-    if (event.type === "start") {
-      s.played += 1;
-      return true;
-    }
+    s.played += 1; // a win whose start is gone (a Reset in between) is a game played too
+    if (event.type === "start") return true;
   }
   entry.won = true; // the game is over, whoever won it
   if (event.assisted) return true;
@@ -235,6 +233,11 @@ export function createStats() {
     /** The dates whose daily deal was won on its day (archive.js exports them). */
     dailyDates() {
       return [...record().daily];
+    },
+
+    /** Every deal won here: {deal: {won, fewest}}. */
+    wonDeals() {
+      return Object.fromEntries(Object.entries(record().deals).filter(([, entry]) => entry.won));
     },
 
     /** What this deal's record says: {won, fewest}, or null if it was never won. */
