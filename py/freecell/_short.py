@@ -41,6 +41,7 @@ from freecell._solver import (
     Start,
     _Cache,
     _pack,
+    _placed,
     _run_length,
     _unpack,
     canonical_key,
@@ -296,20 +297,7 @@ def _translate(start: Position, card_moves: list[int]) -> tuple[Move, ...]:
     moves: list[Move] = []
     position = _home_all(start, moves)
     for card_move in card_moves:
-        card, target = card_move & 63, card_move >> 6
-        source = position.find(card)
-        if target == _CELL:
-            move = Move(source, FREECELLS[position.freecells.index(None)])
-        elif target == _EMPTY:
-            k = next(k for k, cascade in enumerate(position.cascades) if not cascade)
-            count = 1
-            if source in CASCADES:
-                cascade = position.cascades[CASCADES.index(source)]
-                count = len(cascade) - cascade.index(card)
-            move = Move(source, CASCADES[k], count if count > 1 else None)
-        else:
-            k = next(k for k, cascade in enumerate(position.cascades) if cascade[-1:] == (target,))
-            move = Move(source, CASCADES[k])
+        move = _placed(position, card_move)
         moves.append(move)
         position = _home_all(position.apply(move), moves)
     if not position.is_won():

@@ -636,6 +636,29 @@ def _auto_moves(position: Position, count: int, moves: list[Move]) -> Position:
     return position
 
 
+def _placed(position: Position, card_move: int) -> Move:
+    """Return a search's move (a card and where it goes) as a move on ``position``.
+
+    Free cells and empty cascades are taken leftmost first; a run to an empty cascade moves
+    whole.
+    """
+    card, target = card_move & 63, card_move >> 6
+    source = position.find(card)
+    if target == _HOME:
+        return Move(source, FOUNDATION)
+    if target == _CELL:
+        return Move(source, FREECELLS[position.freecells.index(None)])
+    if target == _EMPTY:
+        k = next(k for k, cascade in enumerate(position.cascades) if not cascade)
+        count = 1
+        if source in CASCADES:
+            cascade = position.cascades[CASCADES.index(source)]
+            count = len(cascade) - cascade.index(card)
+        return Move(source, CASCADES[k], count if count > 1 else None)
+    k = next(k for k, cascade in enumerate(position.cascades) if cascade[-1:] == (target,))
+    return Move(source, CASCADES[k])
+
+
 def _translate(start: Position, path: list[bytes], card_moves: list[int]) -> tuple[Move, ...]:
     """Return the moves in standard notation, automatic ones written out, checked by replay.
 
@@ -647,24 +670,9 @@ def _translate(start: Position, path: list[bytes], card_moves: list[int]) -> tup
     homes = [sum(key[:4]) for key in path]
     position = _auto_moves(start, homes[0] - sum(start.foundations), moves)
     for i, card_move in enumerate(card_moves):
-        card, target = card_move & 63, card_move >> 6
-        source = position.find(card)
-        if target == _HOME:
-            move = Move(source, FOUNDATION)
-        elif target == _CELL:
-            move = Move(source, FREECELLS[position.freecells.index(None)])
-        elif target == _EMPTY:
-            k = next(k for k, cascade in enumerate(position.cascades) if not cascade)
-            count = 1
-            if source in CASCADES:
-                cascade = position.cascades[CASCADES.index(source)]
-                count = len(cascade) - cascade.index(card)
-            move = Move(source, CASCADES[k], count if count > 1 else None)
-        else:
-            k = next(k for k, cascade in enumerate(position.cascades) if cascade[-1:] == (target,))
-            move = Move(source, CASCADES[k])
+        move = _placed(position, card_move)
         moves.append(move)
-        auto = homes[i + 1] - homes[i] - (target == _HOME)
+        auto = homes[i + 1] - homes[i] - (move.target == FOUNDATION)
         position = _auto_moves(position.apply(move), auto, moves)
     if not position.is_won():
         msg = "internal error: a solution does not win"
