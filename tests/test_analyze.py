@@ -51,7 +51,7 @@ import freecell
 from freecell import Game, Position, deal, parse_position, solve
 from freecell._cli import analyze, dataset, intervals
 from freecell._cli.analyze import TEST_HOOK, analyze_main
-from freecell._cli.guard import quoted
+from freecell._cli.streams import quoted
 
 ROOT = Path(__file__).resolve().parent.parent
 FREECELL = [sys.executable, "-m", "freecell", "analyze"]

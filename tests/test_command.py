@@ -1,4 +1,4 @@
-"""The one guard around every command: streams that fail, input that is not text, quoting."""
+"""What run_command does around every command: failing streams, input that is not text, quoting."""
 
 import errno
 import io
@@ -7,7 +7,7 @@ from typing import TextIO
 
 import pytest
 
-from freecell._cli.guard import (
+from freecell._cli.streams import (
     EXIT_BAD_INPUT,
     EXIT_FAILURE,
     EXIT_OK,
@@ -19,7 +19,7 @@ from freecell._errors import QUOTE_LIMIT
 
 
 def cat(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    """Copy stdin to stdout line by line, then write the arguments: a command to guard."""
+    """Copy stdin to stdout line by line, then write the arguments: a command to run."""
     stdout.writelines(stdin)
     stdout.write(" ".join(argv))
     stderr.write("done\n")
@@ -60,7 +60,7 @@ def run(
     stdout: io.StringIO | None = None,
     stderr: io.StringIO | None = None,
 ) -> tuple[int, str, str]:
-    """Run `cat` in the guard; return its status, its stdout and its stderr."""
+    """Run `cat` through run_command; return its status, its stdout and its stderr."""
     out = io.StringIO() if stdout is None else stdout
     err = io.StringIO() if stderr is None else stderr
     source = io.BytesIO(stdin) if isinstance(stdin, bytes) else stdin

@@ -1,7 +1,7 @@
 """The ``freecell`` command: print deals by number, or run a subcommand such as ``replay``.
 
-:func:`main` picks the command from the first argument and runs it inside the one guard of
-:func:`freecell._cli.guard.run_command`, which turns every fault of the streams into an exit
+:func:`main` picks the command from the first argument and runs it through
+:func:`freecell._cli.streams.run_command`, which turns every fault of the streams into an exit
 status and one line on stderr. A command is a function ``NAME_main(argv, stdin, stdout,
 stderr) -> int`` in a module of its own: the deals (:mod:`freecell._cli.dealer`),
 :mod:`~freecell._cli.replay`, :mod:`~freecell._cli.solve`, :mod:`~freecell._cli.daily` and
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import BinaryIO, Final, TextIO
 
 from freecell._cli.dealer import deals_main
-from freecell._cli.guard import Command, run_command
+from freecell._cli.streams import Command, run_command
 
 _PROG: Final = "freecell"
 

@@ -14,8 +14,8 @@ written by another version, or with another budget or chunk size, is refused. Da
 chunk again elsewhere when its worker dies; a chunk that ends its worker every time (Dask's
 ``KilledWorker``) is split into one task a deal, and a deal that ends its worker every time
 gets an ``error`` row. Ctrl-C and SIGTERM unwind through context managers:
-the cluster and its processes are stopped, a file being written is removed, and the guard
-(:func:`freecell._cli.guard.run_command`) exits with 130 or 143.
+the cluster and its processes are stopped, a file being written is removed, and
+:func:`freecell._cli.streams.run_command` exits with 130 or 143.
 
 The command needs the ``analyze`` extra (``distributed``, ``pyarrow``, ``tqdm``); it imports
 them only when it runs, so ``import freecell`` and the page never do. See docs/analyze.md.
@@ -40,7 +40,6 @@ from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TextIO
 
-from freecell._cli.guard import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, quiet_worker, quoted
 from freecell._cli.intervals import (
     DEFAULT_CHUNK,
     MAX_CHUNK,
@@ -61,6 +60,7 @@ from freecell._cli.options import (
     positive_int,
     usable_cores,
 )
+from freecell._cli.streams import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, quiet_worker, quoted
 from freecell._deal import (
     VALID_DEALS_TEXT,
     DealNumberError,

@@ -12,8 +12,8 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Final, TextIO
 
-from freecell._cli.guard import EXIT_BAD_INPUT, EXIT_OK
 from freecell._cli.options import Answered, Parser, UsageError
+from freecell._cli.streams import EXIT_BAD_INPUT, EXIT_OK
 from freecell._daily import DateError, daily_deal, daily_grade, parse_date
 
 _PROG: Final = "freecell daily"

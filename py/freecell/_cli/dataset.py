@@ -32,8 +32,8 @@ import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.compute as pc  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
-from freecell._cli.guard import quoted
 from freecell._cli.intervals import MAX_CHUNK, Interval, chunk_of, count
+from freecell._cli.streams import quoted
 from freecell._difficulty import DIFFICULTY_GRADES, DIFFICULTY_THRESHOLDS
 from freecell._errors import shorten
 from freecell._min_cells import MinCells, fewest_cells, format_min_cells

@@ -12,8 +12,8 @@ from itertools import islice
 from typing import Final, TextIO
 
 import freecell
-from freecell._cli.guard import EXIT_BAD_INPUT, EXIT_OK, quoted
 from freecell._cli.options import Answered, Parser, UsageError
+from freecell._cli.streams import EXIT_BAD_INPUT, EXIT_OK, quoted
 from freecell._deal import (
     FORMATS,
     VALID_DEALS_TEXT,

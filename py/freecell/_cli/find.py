@@ -12,8 +12,8 @@ from itertools import islice
 from typing import Final, TextIO
 
 from freecell._cards import CardError
-from freecell._cli.guard import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, read_limited
 from freecell._cli.options import Answered, Parser, UsageError, bounded_int
+from freecell._cli.streams import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, read_limited
 from freecell._deal import MAX_DEAL
 from freecell._fcs import MAX_POSITION_TEXT
 from freecell._identify import LayoutError, identify, no_deal, parse_layout

@@ -2,8 +2,8 @@
 
 A command builds a :class:`Parser` (an :class:`argparse.ArgumentParser`), adds its arguments
 and calls :meth:`Parser.parse`. Where argparse would print a message and exit, the parser
-raises instead, so the command says it on its own stderr, as one line, under the guard of
-:func:`freecell._cli.guard.run_command`:
+raises instead, so the command says it on its own stderr, as one line, through
+:func:`freecell._cli.streams.run_command`:
 
 * a bad command line raises :class:`UsageError`, whose text is argparse's message (what a
   command checks after parsing, such as a deal number, it raises the same way), and the command
@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Final, NoReturn
 
-from freecell._cli.guard import quoted
+from freecell._cli.streams import quoted
 from freecell._errors import QUOTE_LIMIT
 
 _LONG_WORD: Final = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|\S+""")

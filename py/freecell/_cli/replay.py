@@ -12,7 +12,7 @@ instead (what ``freecell N``, ``freecell replay`` and the page's "Copy text" pri
 :data:`~freecell._fcs.MAX_POSITION_TEXT` characters). Exit status: 0 when every move was legal,
 1 at the first illegal or malformed move or damaged line (stderr names it, and its line on
 standard input, and shows the position it met), 2 for a bad command line;
-:func:`freecell._cli.guard.run_command` adds the streams' own (1 when one fails, 2 for standard
+:func:`freecell._cli.streams.run_command` adds the streams' own (1 when one fails, 2 for standard
 input that is not text).
 """
 
@@ -23,8 +23,8 @@ from collections.abc import Iterable, Iterator
 from typing import Final, TextIO
 
 from freecell._cards import CardError, parse_card
-from freecell._cli.guard import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, quoted, read_limited
 from freecell._cli.options import Answered, Parser, UsageError
+from freecell._cli.streams import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, quoted, read_limited
 from freecell._deal import VALID_DEALS_TEXT, DealNumberError, deal, parse_deal_number
 from freecell._errors import reason
 from freecell._fcs import MAX_POSITION_TEXT, parse_position

@@ -29,16 +29,6 @@ from collections.abc import Generator, Iterable, Iterator, Sequence, Sized
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final, TextIO
 
-from freecell._cli.guard import (
-    EXIT_BAD_INPUT,
-    EXIT_FAILURE,
-    EXIT_OK,
-    EXIT_UNKNOWN,
-    quiet_worker,
-    quoted,
-    read_limited,
-    signals_noted,
-)
 from freecell._cli.options import (
     Answered,
     Parser,
@@ -47,6 +37,16 @@ from freecell._cli.options import (
     add_cells_argument,
     positive_int,
     usable_cores,
+)
+from freecell._cli.streams import (
+    EXIT_BAD_INPUT,
+    EXIT_FAILURE,
+    EXIT_OK,
+    EXIT_UNKNOWN,
+    quiet_worker,
+    quoted,
+    read_limited,
+    signals_noted,
 )
 from freecell._deal import VALID_DEALS_TEXT, DealNumberError, deal, parse_deal_spec
 from freecell._difficulty import difficulty
@@ -348,7 +348,7 @@ def solve_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextI
     deals = sum(1 if isinstance(s, str) else len(s) if isinstance(s, Sized) else 1 for s in specs)
     jobs = min(args.jobs, usable_cores(), deals)
     # A reader that goes away (`freecell solve 1..1000 | head`) ends the command quietly, in
-    # the guard around it (freecell._cli.guard.run_command).
+    # freecell._cli.streams.run_command around it.
     status = EXIT_OK
     try:
         for task, solution in _results(tasks, jobs):

@@ -1,8 +1,8 @@
-"""What every ``freecell`` command shares: its streams, one guard around it, and quoting.
+"""What every ``freecell`` command shares: its streams and signals, its exit statuses, quoting.
 
 A command is a function ``NAME_main(argv, stdin, stdout, stderr) -> int`` over text streams
 (``replay_main`` in ``replay.py``; the deals themselves are ``deals_main`` in ``dealer.py``).
-:func:`run_command` runs any of them inside one guard, so that no fault of the streams or of the
+:func:`run_command` runs any of them so that no fault of the streams or of the
 arguments ends in a traceback:
 
 * An argument holding bytes that are not text (Python passes them on as ``surrogateescape``
@@ -169,7 +169,7 @@ def read_limited(stdin: TextIO, limit: int, what: str) -> str:
     >>> read_limited(io.StringIO("5a\n5b\n5c\n"), 6, "two moves")
     Traceback (most recent call last):
     ...
-    freecell._cli.guard._Fault: standard input is longer than 6 characters: too long for two moves
+    freecell._cli.streams._Fault: standard input is longer than 6 characters: too long for two moves
     """
     parts: list[str] = []
     total = 0
@@ -407,7 +407,7 @@ def run_command(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    r"""Run a command inside the guard and return its exit status; ``prog`` starts messages.
+    r"""Run a command over guarded streams and return its exit status; ``prog`` starts messages.
 
     Streams left out are the process's own (``sys.stdin``'s bytes, decoded in its encoding;
     ``sys.stdout``; ``sys.stderr``), any of which may be closed.
