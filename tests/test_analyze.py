@@ -49,8 +49,9 @@ from pysol_cards.random import RandomBase  # type: ignore[import-untyped]
 
 import freecell
 from freecell import Game, Position, deal, parse_position, solve
-from freecell._cli import analyze, dataset, intervals
-from freecell._cli.analyze import TEST_HOOK, analyze_main
+from freecell._cli import analyze_driver, analyze_task, dataset, intervals
+from freecell._cli.analyze import analyze_main
+from freecell._cli.analyze_task import TEST_HOOK
 from freecell._cli.streams import quoted
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -456,8 +457,8 @@ class TestExistingCluster:
         assert run("5..12", "--chunk", "2", "--max-states", "450", *args)[0] == 0
         unknown = pc.equal(rows(folder)["result"].cast(pa.string()), "unknown")
         assert pc.sum(unknown).as_py() == 5
-        monkeypatch.setattr(analyze, "_MIN_WINDOW", 1)
-        monkeypatch.setattr(analyze, "_WINDOW_PER_THREAD", 0)
+        monkeypatch.setattr(analyze_driver, "_MIN_WINDOW", 1)
+        monkeypatch.setattr(analyze_driver, "_WINDOW_PER_THREAD", 0)
         assert run("--retry-unknown", *BUDGET, *args)[0] == 0
         assert "unknown" not in check_dataset(folder, list(range(5, 13)))["result"].to_pylist()
         assert {metadata(p)["max_states"] for p in folder.glob("*.parquet")} == {20000}
@@ -538,7 +539,7 @@ class TestFolder:
         """A chunk's result that arrives for deals its file already holds adds nothing."""
         path = done / "deals-0000000001..0000000008.parquet"
         old = pq.read_table(path)
-        late = dataset.table(analyze.error_rows(range(1, 10)))
+        late = dataset.table(analyze_task.error_rows(range(1, 10)))
         assert dataset.merge(old, late, replace=False).to_pylist() == [
             *old.to_pylist(), *late.slice(8).to_pylist()
         ]  # fmt: skip
@@ -773,7 +774,7 @@ class TestPlanning:
 
     def test_the_worker_columns_are_the_schema(self) -> None:
         """What a worker sends back has the dataset's columns, in order."""
-        assert list(analyze.COLUMNS) == dataset.SCHEMA.names
+        assert list(analyze_task.COLUMNS) == dataset.SCHEMA.names
 
 
 # --- integrity: bounded resources, strict input, a folder that checks itself (issue 41) -------
@@ -1078,7 +1079,7 @@ class TestChunkCheck:
     def test_a_file_to_merge_is_read_whole(self, done: Path, cluster: str) -> None:
         """A file that new deals join is checked whole: a damaged solution column is caught."""
         path = done / "deals-0000000025..0000000032.parquet"
-        flip(path, analyze.COLUMNS.index("solution"))
+        flip(path, analyze_task.COLUMNS.index("solution"))
         status, out, err = run("25..32", *BUDGET, "--out", str(done), "--scheduler", cluster)
         assert status == 0
         assert f"{path.name} cannot be read" in one_line(err)
@@ -1129,7 +1130,7 @@ class TestChunkCheck:
         self, tmp_path: Path, held: list[int], named: str, reason: str | None
     ) -> None:
         """A file counts when its deal column is exactly the deals its metadata names."""
-        columns = analyze.error_rows(held)  # as they are, not sorted as dataset.table does
+        columns = analyze_task.error_rows(held)  # as they are, not sorted as dataset.table does
         result = pa.array(columns["result"], pa.string()).dictionary_encode()
         result = result.cast(dataset.SCHEMA.field("result").type)
         rows = pa.table({**columns, "result": result}, schema=dataset.SCHEMA)
@@ -1146,7 +1147,7 @@ class TestChunkCheck:
     def test_a_file_of_another_chunk_or_columns(self, tmp_path: Path) -> None:
         """A file named for one chunk with another's metadata, or other columns, does not count."""
         stamp = dataset.Stamp(freecell.__version__, 20000, None, 8)
-        dataset.write(tmp_path, (9, 16), dataset.table(analyze.error_rows(range(9, 17))),
+        dataset.write(tmp_path, (9, 16), dataset.table(analyze_task.error_rows(range(9, 17))),
                       [(9, 16)], stamp)  # fmt: skip
         source = tmp_path / dataset.chunk_name((9, 16))
         path = tmp_path / dataset.chunk_name((1, 8))

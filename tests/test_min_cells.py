@@ -222,12 +222,12 @@ class TestCommand:
         """Deals 1..8 analysed with 0 to 4 free cells, as a cluster's workers do it."""
         pytest.importorskip("pyarrow")
         from freecell import __version__  # noqa: PLC0415
-        from freecell._cli import analyze, dataset  # noqa: PLC0415
+        from freecell._cli import analyze_task, dataset  # noqa: PLC0415
 
         made = {}
         for cells in range(len(FREECELLS) + 1):
             folder = tmp_path_factory.mktemp(f"cells-{cells}")
-            _, columns = analyze.solve_chunk([(1, 8)], 20_000, None, cells)
+            _, columns = analyze_task.solve_chunk([(1, 8)], 20_000, None, cells)
             stamp = dataset.Stamp(__version__, 20_000, None, 1000, cells)
             dataset.write(folder, (1, 1000), dataset.table(columns), [(1, 8)], stamp)
             made[cells] = folder

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 from typing import Final
 
-from freecell._deal import MAX_DEAL, parse_deal_number, parse_deal_spec
+from freecell._deal import MAX_DEAL, parse_deal_spec
 
 Interval = tuple[int, int]
 """Deals ``first`` to ``last``, both included."""
@@ -32,16 +32,19 @@ def deal_intervals(text: str) -> list[Interval]:
 
     >>> deal_intervals("617"), deal_intervals("1..1000"), deal_intervals("-2..3")
     ([(617, 617)], [(1, 1000)], [(-2, -2), (-1, -1), (1, 3)])
+    >>> deal_intervals("-1..8589934591"), deal_intervals("-2..-1")
+    ([(-1, -1), (1, 8589934591)], [(-2, -2), (-1, -1)])
     """
     numbers = parse_deal_spec(text)
     if isinstance(numbers, range):
         return [(numbers.start, numbers.stop - 1)]
     if isinstance(numbers, tuple):
         return [(number, number) for number in numbers]
-    # A range from -2 or -1: the special deals, then 1..LAST (lazy: LAST may be 2**33 - 1).
-    last = parse_deal_number(text.partition("..")[2])
-    specials = [(n, n) for n in islice(numbers, 2) if n < 0]
-    return [*specials, *([(1, last)] if last > 0 else [])]
+    # A range from -2 or -1: the special deals first, then 1..LAST, which its length tells
+    # (lazy: LAST may be 2**33 - 1, and a command line runs on a 64-bit Python).
+    specials = [n for n in islice(numbers, 2) if n < 0]
+    last = len(numbers) - len(specials)  # type: ignore[arg-type]  # a range's deals are sized
+    return [*((n, n) for n in specials), *([(1, last)] if last > 0 else [])]
 
 
 def merged(intervals: Iterable[Interval]) -> list[Interval]:
