@@ -52,6 +52,7 @@ from freecell._cli.options import (
     UsageError,
     add_budget_arguments,
     add_cells_argument,
+    answered_or_refused,
     bounded_int,
     positive_int,
 )
@@ -312,12 +313,8 @@ def analyze_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: Tex
     try:
         args = _parser().parse(argv)
         request = _request(args)
-    except Answered as answer:
-        stdout.write(answer.text)
-        return EXIT_OK
-    except UsageError as error:
-        stderr.write(f"{_PROG}: {error}\n")
-        return EXIT_BAD_INPUT
+    except (Answered, UsageError) as stop:
+        return answered_or_refused(_PROG, stop, stdout, stderr)
     missing = _missing_extra()
     if missing is not None:
         stderr.write(

@@ -12,8 +12,8 @@ import datetime as dt
 from collections.abc import Callable
 from typing import Final, TextIO
 
-from freecell._cli.options import Answered, Parser, UsageError
-from freecell._cli.streams import EXIT_BAD_INPUT, EXIT_OK
+from freecell._cli.options import Answered, Parser, UsageError, answered_or_refused
+from freecell._cli.streams import EXIT_OK
 from freecell._daily import DateError, daily_deal, daily_grade, parse_date
 
 _PROG: Final = "freecell daily"
@@ -69,12 +69,8 @@ def daily_main(
     try:
         args = _parser().parse(argv)
         days = [parse_date(text) for text in args.dates] or [today()]
-    except Answered as answer:
-        stdout.write(answer.text)
-        return EXIT_OK
-    except (UsageError, DateError) as error:
-        stderr.write(f"{_PROG}: {error}\n")
-        return EXIT_BAD_INPUT
+    except (Answered, UsageError, DateError) as stop:
+        return answered_or_refused(_PROG, stop, stdout, stderr)
     for day in days:
         number = daily_deal(day)
         stdout.write(

@@ -12,8 +12,8 @@ from itertools import islice
 from typing import Final, TextIO
 
 import freecell
-from freecell._cli.options import Answered, Parser, UsageError
-from freecell._cli.streams import EXIT_BAD_INPUT, EXIT_OK, quoted
+from freecell._cli.options import Answered, Parser, UsageError, answered_or_refused
+from freecell._cli.streams import EXIT_OK, quoted
 from freecell._deal import (
     FORMATS,
     VALID_DEALS_TEXT,
@@ -110,11 +110,7 @@ def deals_main(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -
     try:
         args = _parser().parse(argv)
         specs = _specs(args.deals)
-    except Answered as answer:
-        stdout.write(answer.text)
-        return EXIT_OK
-    except (UsageError, DealNumberError) as error:
-        stderr.write(f"{_PROG}: {error}\n")
-        return EXIT_BAD_INPUT
+    except (Answered, UsageError, DealNumberError) as stop:
+        return answered_or_refused(_PROG, stop, stdout, stderr)
     _write_boards(_numbers(specs), args.format, stdout)
     return EXIT_OK

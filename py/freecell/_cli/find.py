@@ -12,8 +12,8 @@ from itertools import islice
 from typing import Final, TextIO
 
 from freecell._cards import CardError
-from freecell._cli.options import Answered, Parser, UsageError, bounded_int
-from freecell._cli.streams import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, read_limited
+from freecell._cli.options import Answered, Parser, UsageError, answered_or_refused, bounded_int
+from freecell._cli.streams import EXIT_FAILURE, EXIT_OK, read_limited
 from freecell._deal import MAX_DEAL
 from freecell._fcs import MAX_POSITION_TEXT
 from freecell._identify import LayoutError, identify, no_deal, parse_layout
@@ -88,12 +88,8 @@ def find_main(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) ->
     try:
         args = _parser().parse(argv)
         cards = _cards(args.cards, stdin)
-    except Answered as answer:
-        stdout.write(answer.text)
-        return EXIT_OK
-    except UsageError as error:
-        stderr.write(f"{_PROG}: {error}\n")
-        return EXIT_BAD_INPUT
+    except (Answered, UsageError) as stop:
+        return answered_or_refused(_PROG, stop, stdout, stderr)
     found = 0
     for number in islice(identify(cards), args.limit):
         stdout.write(f"{number}\n")

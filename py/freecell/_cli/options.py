@@ -11,6 +11,8 @@ raises instead, so the command says it on its own stderr, as one line, through
 * ``-h``/``--help`` and ``--version`` raise :class:`Answered` with argparse's help, or the
   version, for the command to write on its stdout and exit with status 0.
 
+Every command hands either to :func:`answered_or_refused`, which says it and gives the status.
+
 Argparse quotes an argument it refuses whole; each message here is one line and quotes at most
 :data:`~freecell._errors.QUOTE_LIMIT` characters of it, as every message of the commands does.
 """
@@ -21,9 +23,9 @@ import argparse
 import os
 import re
 from collections.abc import Callable, Sequence
-from typing import Final, NoReturn
+from typing import Final, NoReturn, TextIO
 
-from freecell._cli.streams import quoted
+from freecell._cli.streams import EXIT_BAD_INPUT, EXIT_OK, quoted
 from freecell._errors import QUOTE_LIMIT
 
 _LONG_WORD: Final = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|\S+""")
@@ -144,6 +146,28 @@ def _one_line(message: str) -> str:
         return word if len(inner) <= QUOTE_LIMIT else f"{quote}{inner[:QUOTE_LIMIT]}…{quote}"
 
     return _LONG_WORD.sub(cut, " ".join(message.splitlines()))
+
+
+def answered_or_refused(prog: str, stop: Exception, stdout: TextIO, stderr: TextIO) -> int:
+    r"""Say how a command line ended the command before it ran; return the exit status.
+
+    Every command reads its line inside ``try`` and hands what stopped it here: an
+    :class:`Answered` (``--help``, ``--version``) is written to stdout, status 0; anything
+    else (a :class:`UsageError`, or a deal number's or a date's own error) is one line on
+    stderr after the command's name, status 2.
+
+    >>> import io
+    >>> out, err = io.StringIO(), io.StringIO()
+    >>> answered_or_refused("freecell", Answered("freecell 1.0\n"), out, err), out.getvalue()
+    (0, 'freecell 1.0\n')
+    >>> answered_or_refused("freecell", UsageError("no deal"), out, err), err.getvalue()
+    (2, 'freecell: no deal\n')
+    """
+    if isinstance(stop, Answered):
+        stdout.write(stop.text)
+        return EXIT_OK
+    stderr.write(f"{prog}: {stop}\n")
+    return EXIT_BAD_INPUT
 
 
 class _Answer(argparse.Action):

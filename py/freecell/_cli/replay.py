@@ -23,8 +23,8 @@ from collections.abc import Iterable, Iterator
 from typing import Final, TextIO
 
 from freecell._cards import CardError, parse_card
-from freecell._cli.options import Answered, Parser, UsageError
-from freecell._cli.streams import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, quoted, read_limited
+from freecell._cli.options import Answered, Parser, UsageError, answered_or_refused
+from freecell._cli.streams import EXIT_FAILURE, EXIT_OK, quoted, read_limited
 from freecell._deal import VALID_DEALS_TEXT, DealNumberError, deal, parse_deal_number
 from freecell._errors import reason
 from freecell._fcs import MAX_POSITION_TEXT, parse_position
@@ -203,12 +203,8 @@ def replay_main(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) 
     try:
         args = parser.parse(argv)
         position, what = _start(args.deal, stdin, parser)
-    except Answered as answer:
-        stdout.write(answer.text)
-        return EXIT_OK
-    except (UsageError, DealNumberError) as error:
-        stderr.write(f"{_PROG}: {error}\n")
-        return EXIT_BAD_INPUT
+    except (Answered, UsageError, DealNumberError) as stop:
+        return answered_or_refused(_PROG, stop, stdout, stderr)
     on_stdin = not (args.moves or args.deal == _STDIN)
     words: Iterable[tuple[int, str]]
     if on_stdin:

@@ -35,11 +35,11 @@ from freecell._cli.options import (
     UsageError,
     add_budget_arguments,
     add_cells_argument,
+    answered_or_refused,
     positive_int,
     usable_cores,
 )
 from freecell._cli.streams import (
-    EXIT_BAD_INPUT,
     EXIT_FAILURE,
     EXIT_OK,
     EXIT_UNKNOWN,
@@ -335,12 +335,8 @@ def solve_main(argv: Sequence[str], stdin: TextIO, stdout: TextIO, stderr: TextI
     try:
         args = _parser().parse(argv)
         specs = _specs(args.deals, stdin, args.cells)
-    except Answered as answer:
-        stdout.write(answer.text)
-        return EXIT_OK
-    except UsageError as error:
-        stderr.write(f"{_PROG}: {error}\n")
-        return EXIT_BAD_INPUT
+    except (Answered, UsageError) as stop:
+        return answered_or_refused(_PROG, stop, stdout, stderr)
     tasks = _tasks(specs, args.max_states, args.timeout, args.cells)
     if args.short:
         tasks = (replace(task, short=True) for task in tasks)
