@@ -17,12 +17,14 @@ from freecell import (
     MICROSOFT_DEALS,
     DateError,
     DealFinder,
+    GradedDealSearch,
     GradeError,
     daily_deal,
     daily_grade,
     deal_candidates,
     difficulty,
     find_deal,
+    graded_deal,
     parse_date,
     solve,
 )
@@ -89,21 +91,21 @@ class TestRule:
         assert len({daily_deal(day) for day in WEEK}) == len(WEEK)
 
 
-class TestFinder:
+class TestGradedDeal:
     @settings(max_examples=5, deadline=None)
     @given(st.text(max_size=20), st.sampled_from(list(DIFFICULTY_GRADES)[:4]))
     def test_any_seed_gives_a_deal_of_the_grade(self, seed: str, grade: int) -> None:
-        """find_deal's deal has the grade asked for, whatever the seed."""
-        assert difficulty(solve(find_deal(seed, grade))) == grade
+        """graded_deal's deal has the grade asked for, whatever the seed."""
+        assert difficulty(solve(graded_deal(seed, grade))) == grade
 
     def test_slices_do_not_change_the_answer(self) -> None:
-        """A finder worked in tiny slices finds find_deal's deal, with solve's own solution."""
-        finder = DealFinder("slices", 4)
+        """A search worked in tiny slices finds graded_deal's deal, with solve's own solution."""
+        finder = GradedDealSearch("slices", 4)
         steps = 0
         while (number := finder.step(0.0001)) is None:
             steps += 1
         assert steps > 1
-        assert number == find_deal("slices", 4) == finder.found
+        assert number == graded_deal("slices", 4) == finder.found
         assert finder.solution is not None
         assert finder.solution.states == solve(number).states
         assert finder.solution.moves == solve(number).moves
@@ -112,8 +114,14 @@ class TestFinder:
     def test_bad_grade(self, grade: object) -> None:
         """A grade out of 1..5 raises GradeError naming the valid grades."""
         with pytest.raises(GradeError, match="from 1 to 5") as raised:
-            DealFinder("seed", grade)  # type: ignore[arg-type]
+            GradedDealSearch("seed", grade)  # type: ignore[arg-type]
         assert raised.value.code == "grade-invalid"
+
+    def test_the_old_names_still_work(self) -> None:
+        """The deprecated names find_deal (which warns) and DealFinder give graded_deal's deal."""
+        with pytest.warns(DeprecationWarning, match="use freecell.graded_deal"):
+            assert find_deal("old", 1) == graded_deal("old", 1)
+        assert DealFinder is GradedDealSearch
 
 
 class TestParseDate:
@@ -192,10 +200,10 @@ class TestSession:
             assert reply["date"] == day.isoformat()
 
     def test_random_deal_of_a_grade(self) -> None:
-        """Session.random_deal's deal has the grade, and is find_deal's for the seed."""
+        """Session.random_deal's deal has the grade, and is graded_deal's for the seed."""
         reply = until_done(Session(), "random_deal", "3", "abc")
-        assert reply["number"] == find_deal("abc", 3)
-        assert difficulty(solve(find_deal("abc", 3))) == 3
+        assert reply["number"] == graded_deal("abc", 3)
+        assert difficulty(solve(graded_deal("abc", 3))) == 3
 
     def test_the_found_deal_is_graded_at_once(self) -> None:
         """Opening the deal found, its grade comes without another search."""

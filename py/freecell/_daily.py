@@ -1,4 +1,4 @@
-"""The daily deal, the same for everyone on a UTC date, and a random deal of a chosen grade.
+"""The daily deal, the same for everyone on a UTC date, and a deal of a chosen grade from a seed.
 
 Both come from one rule, with no server and no clock but the date asked for:
 
@@ -8,7 +8,7 @@ Both come from one rule, with no server and no clock but the date asked for:
    modulo 1,000,000, plus 1 (:func:`deal_candidates`).
 2. The deal is the first candidate whose grade (:func:`freecell.difficulty` of
    :func:`freecell.solve` with the default budget) is the grade asked for
-   (:func:`find_deal`).
+   (:func:`graded_deal`).
 
 The daily deal of a date takes the date in ISO form (``"2026-11-30"``) as its seed and the
 grade of its weekday, rising through the week (:data:`DAILY_GRADES`): Monday 1, Tuesday and
@@ -29,6 +29,7 @@ import datetime as dt
 import hashlib
 import re
 import time
+import warnings
 from collections.abc import Iterator
 from typing import Final
 
@@ -42,10 +43,12 @@ __all__ = [
     "DateError",
     "DealFinder",
     "GradeError",
+    "GradedDealSearch",
     "daily_deal",
     "daily_grade",
     "deal_candidates",
     "find_deal",
+    "graded_deal",
     "parse_date",
     "parse_grade",
 ]
@@ -128,17 +131,17 @@ def deal_candidates(seed: str) -> Iterator[int]:
         index += 1
 
 
-class DealFinder:
+class GradedDealSearch:
     """The search for the first candidate of a seed with a grade, in slices like a Solver's.
 
     :meth:`step` works for about ``max_seconds`` and returns the deal once found, else
     ``None``; the answer depends only on ``seed`` and ``grade``, never on the slices. Raises
     :class:`GradeError` for a grade out of 1..5.
 
-    >>> finder = DealFinder("2026-11-30", 1)
-    >>> while (number := finder.step(0.005)) is None:
+    >>> search = GradedDealSearch("2026-11-30", 1)
+    >>> while (number := search.step(0.005)) is None:
     ...     pass  # a page's worker answers other requests here
-    >>> number == find_deal("2026-11-30", 1), finder.solution.result, finder.tested >= 1
+    >>> number == graded_deal("2026-11-30", 1), search.solution.result, search.tested >= 1
     (True, 'solved', True)
     """
 
@@ -184,18 +187,34 @@ class DealFinder:
                 return None
 
 
-def find_deal(seed: str, grade: int) -> int:
+def graded_deal(seed: str, grade: int) -> int:
     """Return the first candidate of ``seed`` whose grade is ``grade`` (see the module).
 
     A random deal of a grade, given a random seed; the same seed always gives the same deal.
 
     >>> from freecell import difficulty, solve
-    >>> difficulty(solve(find_deal("any text", 3)))
+    >>> difficulty(solve(graded_deal("any text", 3)))
     3
     """
-    found = DealFinder(seed, grade).step(None)
+    found = GradedDealSearch(seed, grade).step(None)
     assert found is not None  # step(None) returns only once found
     return found
+
+
+def find_deal(seed: str, grade: int) -> int:
+    """Return :func:`graded_deal` of the seed and grade: this name is deprecated.
+
+    "Find a deal" is the page's search for a deal by its cards (:func:`freecell.identify`);
+    this function was named before it. Warns with :class:`DeprecationWarning`.
+    """
+    warnings.warn(
+        "freecell.find_deal is deprecated: use freecell.graded_deal", DeprecationWarning, 2
+    )
+    return graded_deal(seed, grade)
+
+
+DealFinder = GradedDealSearch
+"""The old name of :class:`GradedDealSearch`, deprecated (see :func:`find_deal`)."""
 
 
 def daily_deal(day: dt.date | str) -> int:
@@ -204,10 +223,10 @@ def daily_deal(day: dt.date | str) -> int:
     The first candidate of the date's ISO text whose grade is its weekday's
     (:data:`DAILY_GRADES`). Raises :class:`DateError` for text that is no date.
 
-    >>> daily_deal("2026-11-30") == find_deal("2026-11-30", 1)  # a Monday: grade 1
+    >>> daily_deal("2026-11-30") == graded_deal("2026-11-30", 1)  # a Monday: grade 1
     True
     """
     if not isinstance(day, dt.date):
         day = parse_date(day)
     day = dt.date(day.year, day.month, day.day)  # a datetime's date
-    return find_deal(day.isoformat(), daily_grade(day))
+    return graded_deal(day.isoformat(), daily_grade(day))
