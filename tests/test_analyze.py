@@ -49,7 +49,7 @@ from pysol_cards.random import RandomBase  # type: ignore[import-untyped]
 
 import freecell
 from freecell import Game, Position, deal, parse_position, solve
-from freecell._cli import analyze_driver, analyze_task, dataset, intervals
+from freecell._cli import analyze_driver, analyze_task, dataset, dataset_reports, intervals
 from freecell._cli.analyze import analyze_main
 from freecell._cli.analyze_task import TEST_HOOK
 from freecell._cli.streams import quoted
@@ -474,7 +474,8 @@ class TestExistingCluster:
         assert table["states"].to_pylist() == [s.states for s in expected]
         assert set(table["difficulty"].to_pylist()) == {None}
         assert {metadata(path)["cells"] for path in folder.glob("*.parquet")} == {3}
-        lines = dataset.summary(dataset.scan(folder, dataset.SUMMARY_COLUMNS, keep=True), folder)
+        found = dataset.scan(folder, dataset_reports.SUMMARY_COLUMNS, keep=True)
+        lines = dataset_reports.summary(found, folder)
         assert "--cells 3" in lines[0]
         assert not [line for line in lines if line.startswith("difficulty")]  # no grades
 
@@ -624,7 +625,7 @@ class TestSummary:
         """The histogram grades the states anew: a folder's old grades are not today's."""
         table = rows(embedded[0]).to_pylist()
         thresholds = (100, 200, 300, 400)
-        monkeypatch.setattr(dataset, "DIFFICULTY_THRESHOLDS", thresholds)
+        monkeypatch.setattr(dataset_reports, "DIFFICULTY_THRESHOLDS", thresholds)
         grades = Counter(
             bisect_left(thresholds, row["states"]) + 1 for row in table if row["result"] == "solved"
         )

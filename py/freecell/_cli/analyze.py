@@ -280,11 +280,11 @@ def _analyze(args: Any, request: list[Interval], stdout: TextIO, stderr: TextIO)
 
 def _read(args: Any, request: list[Interval], stdout: TextIO, stderr: TextIO) -> None:
     """Print --summary or --min-cells; say which files do not count, a line each, on stderr."""
-    from freecell._cli.dataset import (  # noqa: PLC0415 - needs the extra
+    from freecell._cli.dataset import scan  # noqa: PLC0415 - needs the extra
+    from freecell._cli.dataset_reports import (  # noqa: PLC0415 - needs the extra
         MIN_CELLS_COLUMNS,
         SUMMARY_COLUMNS,
         min_cells,
-        scan,
         summary,
     )
 
