@@ -84,6 +84,7 @@ from freecell._rules import (
     PositionError,
     parse_auto_play,
 )
+from freecell._search import canonical_key
 from freecell._short import ShortSolver, solve
 from freecell._solver import (
     DEFAULT_MAX_STATES,
@@ -91,7 +92,6 @@ from freecell._solver import (
     Solver,
     SolverError,
     SolveResult,
-    canonical_key,
 )
 
 __version__ = "0.1.0"

@@ -27,7 +27,7 @@ from typing import Final
 from freecell._history import Game  # noqa: F401 - the doctests play
 from freecell._notation import CASCADES, FOUNDATION, FREECELLS, Move
 from freecell._rules import Position
-from freecell._solver import (
+from freecell._search import (
     _CELL,
     _EMPTY,
     _END_BYTES,
@@ -35,16 +35,18 @@ from freecell._solver import (
     _PARENTS,
     _SEP_BYTES,
     _SORTED,
+    _Cache,
+    _pack,
+    _run_length,
+    _unpack,
+    canonical_key,
+)
+from freecell._solver import (
     DEFAULT_MAX_STATES,
     Solution,
     Solver,
     Start,
-    _Cache,
-    _pack,
     _placed,
-    _run_length,
-    _unpack,
-    canonical_key,
     player_moves,
 )
 
