@@ -4,6 +4,11 @@ The history records which moves were automatic, so that :meth:`Game.undo_turn` t
 player's move together with the automatic moves that followed it; :meth:`Game.snapshot` gives
 the whole game as plain values for a user interface.
 
+:class:`Game` is one unit of about 380 lines: a move stack, a redo stack and the automatic
+flags that must change together (push, undo, redo, by turns, seek, restart), and the questions
+a player asks of the current position, each a line that hands it to :class:`~freecell.Position`
+or :mod:`freecell._clicks`. The rules are :mod:`freecell._rules`, not here.
+
 >>> game = Game.from_deal_number(1)
 >>> game.push("5a")
 Move.parse('5a')

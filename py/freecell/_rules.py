@@ -13,6 +13,13 @@ cascade when it is empty.
 
 Positions print as ``fc-solve -p -t`` prints them, trailing spaces included, with each free cell
 in a 4-character place so gaps show.
+
+The module is one unit, :class:`Position` about 400 lines of it, as python-chess's ``Board``
+is: each method is a rule or a question about one board (where a card is, how long a run may
+be, whether a move is legal and why not, which moves there are, which move is automatic), and
+each uses the others. Those that are not rules live elsewhere: the page's policy of taps and
+drags (:mod:`freecell._clicks`), the history (:mod:`freecell._history`), the format read back
+(:mod:`freecell._fcs`).
 """
 
 from __future__ import annotations
