@@ -14,6 +14,7 @@ from helpers import DIST
 
 PACKAGE = Path(__file__).resolve().parent.parent / "py" / "freecell"
 PAGE = Path(__file__).resolve().parent.parent / "web" / "src"
+ARCHITECTURE = Path(__file__).resolve().parent.parent / "docs" / "architecture.md"
 JS_IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}/[^"']+)["']""")
 """A relative module specifier in an ES module: `from "./x.js"`, `import "./x.js"`,
 `import("./x.js")` (the page's modules import only by relative path, and only .js files)."""
@@ -81,6 +82,22 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
     return None
 
 
+def documented_layers() -> list[list[set[str]]]:
+    """Return the chains of modules that docs/architecture.md draws, each a list of layers.
+
+    The paragraph reads "`_names` → `_errors` → ..., and `_cli.streams` → ... → `_cli`: each
+    module imports only modules to its left"; modules side by side (`_fcs`, `_clicks`) are one
+    layer.
+    """
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    start = text.index("`_names` →")
+    drawn = " ".join(text[start : text.index(": each module", start)].split())
+    return [
+        [{f"freecell.{name}" for name in re.findall(r"`([\w.]+)`", layer)} for layer in chain]
+        for chain in (part.split("→") for part in drawn.split(", and "))
+    ]
+
+
 def page_import_graph(root: Path = PAGE) -> dict[str, set[str]]:
     """Return each ES module of the page (web/src, or the built site) with the files it imports."""
     graph: dict[str, set[str]] = {}
@@ -114,6 +131,24 @@ class TestImportGraph:
         """The graph holds the package and its modules, so a new module cannot hide."""
         graph = import_graph()
         assert {"freecell", "freecell._cards", "freecell._errors", "freecell._web"} <= set(graph)
+
+
+class TestDocumentedLayers:
+    def test_each_module_imports_only_modules_to_its_left(self) -> None:
+        """A module of docs/architecture.md's chains imports none of its layer or to its right."""
+        graph = import_graph()
+        for chain in documented_layers():
+            for index, layer in enumerate(chain):
+                assert layer <= set(graph), f"no such module: {layer - set(graph)}"
+                later = set().union(*chain[index:])
+                for module in layer:
+                    assert not graph[module] & later, f"{module} imports {graph[module] & later}"
+
+    def test_every_command_module_is_drawn(self) -> None:
+        """Every module of the command line (freecell._cli) has its place in the chains."""
+        drawn = {module for chain in documented_layers() for layer in chain for module in layer}
+        commands = {module for module in import_graph() if module.startswith("freecell._cli")}
+        assert commands - drawn == set()
 
 
 class TestPageImportGraph:
