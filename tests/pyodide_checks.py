@@ -24,6 +24,7 @@ import freecell._names
 import freecell._notation
 import freecell._pyodide
 import freecell._rules
+import freecell._search
 import freecell._solver
 import freecell._web
 from freecell import Game, format_boards, solve
@@ -42,6 +43,7 @@ MODULES = (
     freecell._cli.replay,
     freecell._rules,
     freecell._cli.solve,
+    freecell._search,
     freecell._solver,
     freecell._web,
 )
