@@ -23,7 +23,8 @@ from freecell._notation import FREECELLS
 from freecell._solver import Solver
 
 Columns = dict[str, list[Any]]
-"""A table as plain lists, a list a column (``dataset.Columns``, which needs pyarrow)."""
+"""A table as plain lists, one per column of :data:`COLUMNS` (what a worker sends back; the
+dataset's ``table`` makes them its schema's)."""
 
 PACKAGE: Final = "'freecell-deals[analyze]'"
 """What every machine of a cluster needs installed, the driver's as well as the workers'."""

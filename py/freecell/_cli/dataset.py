@@ -33,13 +33,11 @@ import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.compute as pc  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
+from freecell._cli.analyze_task import Columns
 from freecell._cli.intervals import MAX_CHUNK, Interval, chunk_of, count
 from freecell._cli.streams import quoted
 from freecell._errors import shorten
 from freecell._notation import FREECELLS
-
-Columns = dict[str, list[Any]]
-"""A table as plain lists, one per column of :data:`SCHEMA` (what a worker sends back)."""
 
 SPECIAL_CHUNK: Final = (-2, -1)
 """The chunk of Windows FreeCell's two hard-coded deals, whatever the chunk size."""
