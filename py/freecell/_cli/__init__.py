@@ -4,9 +4,9 @@
 :func:`freecell._cli.streams.run_command`, which turns every fault of the streams into an exit
 status and one line on stderr. A command is a function ``NAME_main(argv, stdin, stdout,
 stderr) -> int`` in a module of its own: the deals (:mod:`freecell._cli.dealer`),
-:mod:`~freecell._cli.replay`, :mod:`~freecell._cli.solve`, :mod:`~freecell._cli.daily` and
-:mod:`~freecell._cli.find`, each reading its line with :mod:`freecell._cli.options`. A
-subcommand's module is imported only when it runs.
+:mod:`~freecell._cli.replay`, :mod:`~freecell._cli.solve`, :mod:`~freecell._cli.daily`,
+:mod:`~freecell._cli.find` and :mod:`~freecell._cli.analyze`, each reading its line with
+:mod:`freecell._cli.options`. A subcommand's module is imported only when it runs.
 """
 
 from __future__ import annotations
