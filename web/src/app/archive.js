@@ -10,9 +10,10 @@
 // anything changes: a bad one is refused with the reason, and nothing is lost. Nothing from a
 // file is ever read as HTML: every text goes in as text, and every value is checked against
 // what it may be.
-import { LANGUAGES, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import rules from "./rules.js";
 import { MOVE } from "./state.js";
+import { SETTINGS } from "./settings.js";
 import { dailyStreak, newId, utcDate } from "./stats.js";
 import { local } from "./storage.js";
 
@@ -35,19 +36,8 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ID = /^[\w-]{1,64}$/;
 const DEAL = /^-?\d{1,10}$/;
 
-/** The settings a file carries: each localStorage key, its control and its values. */
-export const SETTINGS = {
-  "freecell.auto-play": { control: "#auto", values: rules.auto_play },
-  "freecell.deck": { control: "#deck", values: ["two-colour", "four-colour"] },
-  "freecell.left-handed": { control: "#left-handed", values: ["on", "off"] },
-  "freecell.tap-to-move": { control: "#tap-to-move", values: ["on", "off"] },
-  "freecell.live-check": { control: "#live-check", values: ["on", "off"] },
-  "freecell.random-grade": {
-    control: "#random-grade",
-    values: ["any", ...rules.grades.map(String)],
-  },
-  "freecell.language": { control: "#language", values: Object.keys(LANGUAGES) },
-};
+/** The settings a file carries (settings.js), by their localStorage key. */
+const FILED = Object.fromEntries(Object.values(SETTINGS).map((setting) => [setting.key, setting]));
 
 const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 const isCount = (value) => Number.isSafeInteger(value) && value >= 0;
@@ -133,8 +123,8 @@ export function parseArchive(text) {
   need(isObject(value.settings), "settings");
   const settings = {};
   for (const [key, setting] of Object.entries(value.settings)) {
-    if (!Object.hasOwn(SETTINGS, key)) continue; // another version's setting
-    need(SETTINGS[key].values.includes(setting), `settings.${key}`);
+    if (!Object.hasOwn(FILED, key)) continue; // another version's setting
+    need(FILED[key].values.includes(setting), `settings.${key}`);
     settings[key] = setting;
   }
   need(Array.isArray(value.games) && value.games.length <= MOST.games, "games");
@@ -265,9 +255,9 @@ export function createArchive(stats, controls = (selector) => document.querySele
       deals[key] = { fewest: Math.min(deals[key]?.fewest ?? Infinity, count) };
     }
     const settings = {};
-    for (const key of Object.keys(SETTINGS)) {
+    for (const { key, values } of Object.values(SETTINGS)) {
       const value = local.read(key);
-      if (SETTINGS[key].values.includes(value)) settings[key] = value;
+      if (values.includes(value)) settings[key] = value;
     }
     return {
       format: FORMAT,
@@ -325,14 +315,15 @@ export function createArchive(stats, controls = (selector) => document.querySele
     const kept = new Set(loadGames().map((entry) => entry.id)); // the latest are kept
     const counted = added.filter((entry) => kept.has(entry.id));
     for (const [key, value] of Object.entries(archive.settings)) {
-      const control = controls(SETTINGS[key].control);
+      const setting = FILED[key];
+      const control = controls(setting.control);
       if (!control) continue;
       // A setting the file holds as it is here changes nothing (and plays no automatic move).
       if (control.type === "checkbox") {
         if (control.checked === (value === "on")) continue;
         control.checked = value === "on";
       } else {
-        const wanted = key === "freecell.random-grade" && value === "any" ? "" : value;
+        const wanted = setting === SETTINGS.randomGrade && value === "any" ? "" : value;
         if (control.value === wanted) continue;
         control.value = wanted;
       }
