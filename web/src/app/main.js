@@ -1,6 +1,7 @@
 // Wires the page together: the state, the Python bridge, the view and the input modules.
 // JavaScript renders and reads input; Python (freecell._web) decides every move's legality.
 // See docs/architecture.md for the modules and how a click becomes a move.
+import { createBoard } from "./board.js";
 import { PythonBridge } from "./bridge.js";
 import { createDialogs } from "./dialogs.js";
 import { createFind } from "./find.js";
@@ -82,7 +83,8 @@ const messages = createMessages({
   announcer: $("#announcer"),
 });
 bindLook(dom); // before the first board: the cards come in their colours
-const view = createView(dom);
+const board = createBoard(dom.table);
+const view = createView(dom, board);
 keepBarFitted(dom.bar);
 // Ready once Python answers and the first board is out: input from then on acts at once.
 const boot = { python: false, firstBoard: false };
@@ -136,7 +138,7 @@ const windows = {
   },
 };
 const language = createLanguage({ state, dom, view, messages, dialogs: windows });
-const drag = bindDrag(dom.table, state, play);
+const drag = bindDrag(board, state, play);
 const actions = { ...play, retry: startPython, find: find.show, findDeal: find.find };
 bindInput(dom, state, actions, dialogs, drag);
 
