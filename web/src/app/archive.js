@@ -11,11 +11,12 @@
 // file is ever read as HTML: every text goes in as text, and every value is checked against
 // what it may be.
 import { t } from "./i18n.js";
-import rules from "./rules.js";
+import { isDate, isDeal, isDealKey, isId, newId, utcDate } from "./identity.js";
 import { MOVE } from "./state.js";
 import { SETTINGS } from "./settings.js";
-import { dailyStreak, newId, utcDate } from "./stats.js";
+import { dailyStreak } from "./stats.js";
 import { local } from "./storage.js";
+import { gameLink, openLinksInPlace } from "./url.js";
 
 export const FORMAT = "freecell-deals";
 export const VERSION = 1;
@@ -32,18 +33,12 @@ const RESULT_WORDS = {
   won: () => t("games.won"),
   solved: () => t("games.solved"),
 };
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const ID = /^[\w-]{1,64}$/;
-const DEAL = /^-?\d{1,10}$/;
 
 /** The settings a file carries (settings.js), by their localStorage key. */
 const FILED = Object.fromEntries(Object.values(SETTINGS).map((setting) => [setting.key, setting]));
 
 const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 const isCount = (value) => Number.isSafeInteger(value) && value >= 0;
-const isDeal = (value) =>
-  Number.isSafeInteger(value) &&
-  ((value >= rules.min_deal && value <= rules.max_deal) || rules.special_deals.includes(value));
 
 /** Why a file is refused: `say()` says it in the language (our own words, never the file's). */
 class Refusal extends Error {
@@ -74,7 +69,7 @@ function tally(value, field) {
 function game(value, field) {
   need(isObject(value), field);
   const { id, deal, date, result, moves, daily } = value;
-  need(typeof id === "string" && ID.test(id), `${field}.id`);
+  need(isId(id), `${field}.id`);
   need(isDeal(deal), `${field}.deal`);
   const when = typeof date === "string" && date.length <= 40 ? Date.parse(date) : Number.NaN;
   need(!Number.isNaN(when), `${field}.date`);
@@ -82,7 +77,7 @@ function game(value, field) {
   need(typeof moves === "string" && moves.length <= MOST.moves * 5, `${field}.moves`);
   const tokens = moves ? moves.split(",") : [];
   need(tokens.length <= MOST.moves && tokens.every((move) => MOVE.test(move)), `${field}.moves`);
-  const dated = typeof daily === "string" && DATE.test(daily);
+  const dated = isDate(daily);
   need(daily === null || daily === undefined || dated, `${field}.daily`);
   return { id, deal, date: new Date(date).toISOString(), result, moves, daily: daily ?? null };
 }
@@ -101,22 +96,22 @@ export function parseArchive(text) {
   }
   if (!isObject(value) || value.format !== FORMAT) throw new Refusal(REFUSALS.notOurs);
   if (value.version !== VERSION) throw new Refusal(REFUSALS.version);
-  need(typeof value.device === "string" && ID.test(value.device), "device");
+  need(isId(value.device), "device");
   need(isObject(value.statistics), "statistics");
   const own = tally(value.statistics, "statistics");
   need(isCount(value.statistics.streak), "statistics.streak");
   need(isObject(value.imported) && Object.keys(value.imported).length <= MOST.devices, "imported");
   const imported = {};
   for (const [device, counts] of Object.entries(value.imported)) {
-    need(ID.test(device), "imported");
+    need(isId(device), "imported");
     imported[device] = tally(counts, `imported.${device}`);
   }
   need(Array.isArray(value.daily) && value.daily.length <= MOST.daily, "daily");
-  need(value.daily.every((date) => typeof date === "string" && DATE.test(date)), "daily");
+  need(value.daily.every(isDate), "daily");
   need(isObject(value.deals) && Object.keys(value.deals).length <= MOST.deals, "deals");
   const deals = {};
   for (const [deal, entry] of Object.entries(value.deals)) {
-    need(DEAL.test(deal) && isDeal(Number(deal)), "deals");
+    need(isDealKey(deal), "deals");
     need(isObject(entry) && isCount(entry.fewest) && entry.fewest > 0, `deals.${deal}`);
     deals[deal] = { fewest: entry.fewest };
   }
@@ -137,7 +132,7 @@ export function parseArchive(text) {
 /** This device's id, made once: a file names the device its own counts come from. */
 function deviceId() {
   let id = local.read(DEVICE_KEY);
-  if (id === null || !ID.test(id)) {
+  if (!isId(id)) {
     id = newId();
     local.write(DEVICE_KEY, id);
   }
@@ -152,16 +147,16 @@ function readImported() {
   const devices = {};
   for (const [id, counts] of Object.entries(isObject(value.devices) ? value.devices : {})) {
     try {
-      if (ID.test(id)) devices[id] = tally(counts, id);
+      if (isId(id)) devices[id] = tally(counts, id);
     } catch {
       // an unsound entry costs only itself
     }
   }
-  const daily = Array.isArray(value.daily) ? value.daily.filter((d) => DATE.test(d)) : [];
+  const daily = Array.isArray(value.daily) ? value.daily.filter(isDate) : [];
   const deals = {};
   for (const [deal, entry] of Object.entries(isObject(value.deals) ? value.deals : {})) {
     const sound = isObject(entry) && isCount(entry.fewest) && entry.fewest > 0;
-    if (DEAL.test(deal) && sound) deals[deal] = entry;
+    if (isDealKey(deal) && sound) deals[deal] = entry;
   }
   return { devices, daily, deals };
 }
@@ -378,18 +373,15 @@ export function createArchive(stats, controls = (selector) => document.querySele
   };
 }
 
-/** The link that opens a game again: its deal and moves. */
-export function gameLink(entry) {
-  const moves = entry.moves ? `&moves=${entry.moves}` : "";
-  return `?deal=${encodeURIComponent(String(entry.deal))}${moves}`;
-}
-
-/** Fill the "My games" list (an <ol>) with the games, each a link, in the language. */
-export function renderGames(list, games) {
+/**
+ * Fill the "My games" list (an <ol>) with the games, each a link (in the language of `state`
+ * if one was chosen), in the language.
+ */
+export function renderGames(list, games, state) {
   const items = games.map((entry) => {
     const item = document.createElement("li");
     const link = document.createElement("a");
-    link.href = gameLink(entry);
+    link.href = gameLink(state, entry.deal, entry.moves);
     link.textContent = t("games.deal", { number: String(entry.deal) });
     const count = entry.moves ? entry.moves.split(",").length : 0;
     const details = [
@@ -411,9 +403,10 @@ export function renderGames(list, games) {
 /**
  * Bind the statistics dialog's export and import: [data-action=export] downloads the file,
  * [data-action=import] asks for one (`dom.importFile`, an <input type=file>), and what came of
- * it is said in `dom.archiveMessage`; `refresh()` shows the statistics again.
+ * it is said in `dom.archiveMessage`; `refresh()` shows the statistics again. A game of "My
+ * games" opens in place (`open(deal, moves)`), the dialog closed.
  */
-export function bindArchive(dom, archive, refresh) {
+export function bindArchive(dom, archive, { refresh, open }) {
   const say = ({ say: text, refused = false }) => {
     dom.archiveMessage.textContent = text();
     dom.archiveMessage.classList.toggle("refused", refused);
@@ -434,5 +427,9 @@ export function bindArchive(dom, archive, refresh) {
   });
   dom.stats.addEventListener("close", () => {
     dom.archiveMessage.textContent = "";
+  });
+  openLinksInPlace(dom.myGames, (deal, moves) => {
+    dom.stats.close();
+    open(deal, moves);
   });
 }

@@ -3,11 +3,11 @@
 // writes the URL and has the deal settle (settle.js); a link's refusal is said over a random
 // deal. The searches for a deal (daily, random_deal) do not hold the queue.
 import { formatNumber, fromPython, t } from "./i18n.js";
+import { utcDate } from "./identity.js";
 import { kept } from "./kept.js";
 import { saidRefusal, shorten } from "./messages.js";
 import rules from "./rules.js";
 import { readSetting, writeSetting } from "./settings.js";
-import { utcDate } from "./stats.js";
 import { readUrl, writeUrl } from "./url.js";
 
 /** A random deal among Windows FreeCell's million. */

@@ -126,10 +126,13 @@ function startPython() {
 
 const stats = createArchive(createStats());
 const play = createPlay({ state, bridge, view, messages, stats });
-const dialogs = createDialogs(dom, stats);
+const dialogs = createDialogs(dom, stats, state);
 const call = (op, args = {}) => bridge.request({ op, args });
 const find = createFind({ dom, call, open: play.open, dialogs, state, messages });
-bindArchive(dom, stats, dialogs.refresh);
+bindArchive(dom, stats, {
+  refresh: dialogs.refresh,
+  open: (deal, moves) => play.open(deal, "push", moves),
+});
 const windows = {
   ...dialogs,
   refresh() {
