@@ -2,9 +2,9 @@
 // the page's address names. Each opens a game through Python (Session.new_game), shows it,
 // writes the URL and has the deal settle (settle.js); a link's refusal is said over a random
 // deal. The searches for a deal (daily, random_deal) do not hold the queue.
+import { keptHistory } from "./history.js";
 import { formatNumber, fromPython, t } from "./i18n.js";
 import { utcDate } from "./identity.js";
-import { kept } from "./kept.js";
 import { saidRefusal, shorten } from "./messages.js";
 import rules from "./rules.js";
 import { readSetting, writeSetting } from "./settings.js";
@@ -156,12 +156,12 @@ export function createDeals({ state, bridge, call, view, messages, stats, enqueu
 
   /**
    * Open a deal's text (typed, or a link's), and its `moves` with the history this tab kept
-   * of them (kept.js), as a link to them opens them.
+   * of them (history.js), as a link to them opens them.
    */
   function open(text, historyMode = "push", moves = "") {
     return enqueue(() => {
       state.asked = text;
-      const history = moves ? kept(text, moves) : "";
+      const history = moves ? keptHistory(text, moves) : "";
       return openGame({ text, moves, history }, historyMode);
     });
   }
@@ -217,7 +217,7 @@ export function createDeals({ state, bridge, call, view, messages, stats, enqueu
       const text = linked ? deal.text : String(randomDeal());
       state.asked = text;
       const opened = await openGame(
-        { text, moves: linked ? moves : "", history: linked ? kept(text, moves) : "" },
+        { text, moves: linked ? moves : "", history: linked ? keptHistory(text, moves) : "" },
         linked ? historyMode : "replace",
         true,
       );

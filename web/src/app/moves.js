@@ -1,8 +1,8 @@
 // Moves: each asks Python for a change of the game (a move, a card to its best place, Undo's
 // kind through undo.js), records the game it reports and shows it; a refusal changes nothing
 // and is said. record() is the one place where the game on the table changes: the selection,
-// the hint and the guard's verdict go with it, and its history is kept for a reload (kept.js).
-import { keep } from "./kept.js";
+// the hint and the guard's verdict go with it, and its history is kept for a reload (history.js).
+import { keepHistory } from "./history.js";
 import { saidMove, saidRefusal } from "./messages.js";
 import rules from "./rules.js";
 import { readSetting, writeSetting } from "./settings.js";
@@ -41,7 +41,7 @@ export function createMoves({ state, call, view, messages, stats, guard, enqueue
     const stillLost = forward && state.solvable === "no";
     state.solvable = stillLost ? "no" : null;
     if (!stillLost) state.lost = null;
-    keep(game);
+    keepHistory(game);
     if (!opened) guard.changed({ replayed });
   }
 
