@@ -236,7 +236,7 @@ export function createArchive(stats, controls = (selector) => document.querySele
   }
 
   /** The file's content now (see docs/archive.md). */
-  function snapshot() {
+  function contents() {
     const own = stats.figures();
     const imported = loadImported();
     const deals = { ...imported.deals };
@@ -270,7 +270,7 @@ export function createArchive(stats, controls = (selector) => document.querySele
 
   /** Download the file: freecell-deals-DATE.json. */
   function exportFile() {
-    const blob = new Blob([JSON.stringify(snapshot(), null, 1)], { type: "application/json" });
+    const blob = new Blob([JSON.stringify(contents(), null, 1)], { type: "application/json" });
     const link = document.createElement("a");
     link.href = URL.createObjectURL(blob);
     link.download = `freecell-deals-${utcDate()}.json`;

@@ -32,7 +32,9 @@ export function storedGrade() {
  * Opening deals on a state: {open, step, fromUrl, random, daily, setGrade}, each to be called
  * from the queue (`enqueue`) as the player's action. `record(game, {opened})` records a game
  * opened, `settle(number, game)` starts the deal's settling; `bridge` asks Python (its opening
- * request too: openings.js), `call(op, args)` too.
+ * request too: openings.js), `call(op, args)` too. An `entry` is how a deal opened writes the
+ * URL: "push" (a new entry of the browser's history), "replace" (the entry shown) or "none"
+ * (Back and Forward: the URL names the game already).
  */
 export function createDeals({ state, bridge, call, view, messages, stats, enqueue, record, settle }) {
   // Counts the deals asked for: a search for a deal (daily, random_deal) still counts only
@@ -42,15 +44,15 @@ export function createDeals({ state, bridge, call, view, messages, stats, enqueu
   let refusal = null;
 
   /**
-   * Open a game (freecell._web.Session.new_game's arguments) and record it in the history.
+   * Open a game (freecell._web.Session.new_game's arguments) and point the URL at it (`entry`).
    * `opening`: the game the page's address names, shown at once from a reply remembered from
    * the last visit (openings.js) if there is one; Python's own reply replaces it if the two
    * differ, before any later reply can arrive.
    */
-  async function openGame(args, historyMode, opening = false, daily = null) {
+  async function openGame(args, entry, opening = false, daily = null) {
     finding += 1; // a deal chosen: a search for another one is over
     const request = { op: "new_game", args: { ...args, faces: !state.faces } };
-    if (!opening) return showOpened(await bridge.request(request), historyMode, daily);
+    if (!opening) return showOpened(await bridge.request(request), entry, daily);
     const { early, answer } = await bridge.opening(request);
     if (early) {
       answer.then((reply) => {
@@ -58,9 +60,9 @@ export function createDeals({ state, bridge, call, view, messages, stats, enqueu
           showOpened(reply, "replace");
         }
       });
-      return showOpened(early, historyMode);
+      return showOpened(early, entry);
     }
-    return showOpened(await answer, historyMode);
+    return showOpened(await answer, entry);
   }
 
   /**
@@ -70,7 +72,7 @@ export function createDeals({ state, bridge, call, view, messages, stats, enqueu
    * over a random deal of any grade. Call it from the queue;
    * it resolves once the deal is open or the search is over.
    */
-  function find(op, args, historyMode) {
+  function find(op, args, entry) {
     const token = ++finding;
     // Said before Python has read the link's date or grade: a date quoted as a refusal would
     // be, cut; a grade only if it is one (else Python's refusal comes at once).
@@ -81,11 +83,11 @@ export function createDeals({ state, bridge, call, view, messages, stats, enqueu
       enqueue(async () => {
         if (token !== finding) return;
         if (reply.ok) {
-          await openGame({ text: String(reply.number) }, historyMode, false, reply.date ?? null);
+          await openGame({ text: String(reply.number) }, entry, false, reply.date ?? null);
           return;
         }
         if (reply.cancelled) return;
-        await openGame({ text: String(randomDeal()) }, historyMode);
+        await openGame({ text: String(randomDeal()) }, entry);
         messages.say(saidRefusal(reply, state));
       }),
     );
@@ -123,7 +125,7 @@ export function createDeals({ state, bridge, call, view, messages, stats, enqueu
    * Show a game Python opened (new_game's reply), the daily deal of `daily` (a date) if it was
    * found as one; false if Python refused.
    */
-  function showOpened(reply, historyMode, daily = null) {
+  function showOpened(reply, entry, daily = null) {
     if (reply.faces) state.faces = reply.faces;
     if (!reply.ok) {
       refusal = saidRefusal(reply, state);
@@ -148,7 +150,7 @@ export function createDeals({ state, bridge, call, view, messages, stats, enqueu
     else if (before) messages.say(() => t("stats.won-before", { count: before.fewest }));
     else messages.say("");
     // A link whose moves were cut short is corrected to the moves that were played.
-    const mode = historyMode === "none" && reply.notice ? "replace" : historyMode;
+    const mode = entry === "none" && reply.notice ? "replace" : entry;
     if (mode !== "none") writeUrl(state, { replace: mode === "replace" });
     view.render(state);
     return true;
@@ -158,11 +160,11 @@ export function createDeals({ state, bridge, call, view, messages, stats, enqueu
    * Open a deal's text (typed, or a link's), and its `moves` with the history this tab kept
    * of them (history.js), as a link to them opens them.
    */
-  function open(text, historyMode = "push", moves = "") {
+  function open(text, entry = "push", moves = "") {
     return enqueue(() => {
       state.asked = text;
       const history = moves ? keptHistory(text, moves) : "";
-      return openGame({ text, moves, history }, historyMode);
+      return openGame({ text, moves, history }, entry);
     });
   }
 
@@ -195,7 +197,7 @@ export function createDeals({ state, bridge, call, view, messages, stats, enqueu
    * deal (or more than one), like a bad date or grade, is said over a random deal. Resolves
    * once the deal is open (after the search for it, which does not hold the queue).
    */
-  function fromUrl(historyMode) {
+  function fromUrl(entry) {
     let search = null;
     const opened = enqueue(async () => {
       const { deal, moves, daily, grade } = readUrl();
@@ -218,7 +220,7 @@ export function createDeals({ state, bridge, call, view, messages, stats, enqueu
       state.asked = text;
       const opened = await openGame(
         { text, moves: linked ? moves : "", history: linked ? keptHistory(text, moves) : "" },
-        linked ? historyMode : "replace",
+        linked ? entry : "replace",
         true,
       );
       if (!opened && linked) {
