@@ -147,6 +147,29 @@ class TestImport:
 HOSTILE = "<img src=x onerror=window.__xss=1>"
 
 
+class TestMyGames:
+    def test_a_game_opens_in_place_in_the_language_chosen(
+        self, pages: PageFactory, site_url: str
+    ) -> None:
+        """A game of "My games" keeps the chosen language and opens in place, the dialog shut."""
+        moves = solution(1)[:3]
+        logged = [{"id": "0123456789abcdef", "deal": 1, "date": "2026-11-27T10:00:00.000Z",
+                   "result": "playing", "moves": ",".join(moves), "daily": None}]  # fmt: skip
+        page = pages()
+        page.add_init_script(f"localStorage.setItem('freecell.games', '{json.dumps(logged)}')")
+        boot(page, link(site_url, 617, lang="pt"))
+        page.evaluate("() => { window.notReloaded = true; }")
+        press(page, "stats")
+        game = page.locator("#my-games a")
+        expect(game).to_have_attribute("href", f"?deal=1&moves={','.join(moves)}&lang=pt")
+        game.click()
+        expect(page.locator("#board")).to_have_attribute("data-moves", ",".join(moves))
+        expect(page.locator("dialog#stats")).to_be_hidden()
+        assert page.evaluate("() => window.notReloaded") is True
+        assert page.evaluate("() => location.search") == f"?deal=1&moves={','.join(moves)}&lang=pt"
+        expect(page.locator("html")).to_have_attribute("lang", "pt-BR")
+
+
 def files(valid: dict[str, Any]) -> dict[str, tuple[bytes, str]]:
     """Bad files, each with what the refusal names, made from a valid export."""
 

@@ -34,8 +34,8 @@ from test_web_api import LOSING_MOVES
 
 pytestmark = pytest.mark.browser
 
-PLAY_JS = WEB / "app" / "play.js"
-"""The page's play, where SETTLE_MS is set."""
+SETTLE_JS = WEB / "app" / "settle.js"
+"""Where SETTLE_MS is set: a deal's rest on the table before the worker searches it."""
 IMPOSSIBLE = 11982
 """The one deal of 1..32000 that cannot be won."""
 LANGUAGES = ("en", "pt", "es", "it", "ru", "zh-Hant")
@@ -175,7 +175,7 @@ class TestGuard:
             expect(board).to_have_attribute("data-deal", str(number))
             page.clock.run_for(20)
         assert page.evaluate("() => window.asked") == ["new_game"] * 10
-        settle_ms = int(re.findall(r"const SETTLE_MS = (\d+);", PLAY_JS.read_text())[0])
+        settle_ms = int(re.findall(r"const SETTLE_MS = (\d+);", SETTLE_JS.read_text())[0])
         page.clock.run_for(settle_ms - 20)
         page.clock.resume()
         expect(board).to_have_attribute("data-solvable", "yes")
@@ -274,7 +274,7 @@ class TestGrade:
         page.locator("#deal").fill("657")
         page.locator("#deal").press("Enter")
         expect(board).to_have_attribute("data-deal", "657")
-        settle_ms = int(re.findall(r"const SETTLE_MS = (\d+);", PLAY_JS.read_text())[0])
+        settle_ms = int(re.findall(r"const SETTLE_MS = (\d+);", SETTLE_JS.read_text())[0])
         page.clock.run_for(settle_ms)
         play_keys(page, "5a")
         expect(board).to_have_attribute("data-moves", "5a")

@@ -388,6 +388,25 @@ class TestKeyboard:
         dialog.locator("[data-action=close]").click()
         expect(dialog).to_be_hidden()
 
+    def test_a_dialog_over_another_gives_focus_back_in_turn(self, app: Page) -> None:
+        """I in the help opens the statistics over it; each closing gives focus back in turn."""
+        show(app, 617)
+        opener = app.locator("[data-action=next]")
+        opener.focus()
+        app.keyboard.press("?")
+        dialog = app.locator("dialog#help")
+        expect(dialog).to_be_visible()
+        inside = dialog.locator("[data-action=close]")
+        inside.focus()
+        app.keyboard.press("i")
+        expect(app.locator("dialog#stats")).to_be_visible()
+        app.keyboard.press("Escape")
+        expect(app.locator("dialog#stats")).to_be_hidden()
+        expect(inside).to_be_focused()
+        app.keyboard.press("Escape")
+        expect(dialog).to_be_hidden()
+        expect(opener).to_be_focused()
+
     def test_a_number_typed_again_is_kept(self, app: Page) -> None:
         """A number typed again after Next stays in the field while the deal's figures arrive.
 

@@ -51,7 +51,7 @@ MESSAGES: Final[Mapping[str, str]] = {
     ),
     "layout-json": "invalid layout in JSON: write one object with the deal's rows or columns",
     "layout-no-deal": (
-        "no deal begins with these {count:card}: deals -2, -1 and 1 to {max} were searched"
+        "no deal begins with these {count:card}: deals -2, -1 and {min} to {max} were searched"
     ),
     # a daily deal's date and a grade (freecell._daily)
     "date-invalid": "invalid date {text!r}: write a date YYYY-MM-DD, such as 2026-11-30",

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from freecell._cards import Card, parse_card
-from freecell._deal import _A, _C, _SPECIAL_CARDS, MAX_DEAL, Deal, deal  # noqa: F401 - deal: the doctests
+from freecell._deal import _A, _C, _SPECIAL_CARDS, MAX_DEAL, MIN_DEAL, Deal, deal  # noqa: F401 - deal: the doctests
 from freecell._errors import CodedError, shorten
 from freecell._names import CARD_CODES
 from freecell._rules import Position
@@ -39,7 +39,7 @@ class LayoutError(CodedError):
     ``"layout-too-long"`` (``count``), ``"layout-card"`` (``text``), ``"layout-not-start"`` or
     ``"layout-json"``; a word that is no card raises :class:`~freecell.CardError`
     (``"card-invalid"``). :func:`no_deal` makes the one that says no deal begins so
-    (``"layout-no-deal"``: ``count``, ``max``), for a caller to report.
+    (``"layout-no-deal"``: ``count``, ``min``, ``max``), for a caller to report.
     """
 
 
@@ -196,7 +196,7 @@ def no_deal(count: int) -> LayoutError:
     >>> print(no_deal(8))
     no deal begins with these 8 cards: deals -2, -1 and 1 to 8589934591 were searched
     """
-    return LayoutError("layout-no-deal", count=count, max=MAX_DEAL)
+    return LayoutError("layout-no-deal", count=count, min=MIN_DEAL, max=MAX_DEAL)
 
 
 def picks(cards: Iterable[Card]) -> list[int]:

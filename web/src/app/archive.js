@@ -10,11 +10,13 @@
 // anything changes: a bad one is refused with the reason, and nothing is lost. Nothing from a
 // file is ever read as HTML: every text goes in as text, and every value is checked against
 // what it may be.
-import { LANGUAGES, t } from "./i18n.js";
-import rules from "./rules.js";
+import { t } from "./i18n.js";
+import { isDate, isDeal, isDealKey, isId, newId, utcDate } from "./identity.js";
 import { MOVE } from "./state.js";
-import { dailyStreak, newId, utcDate } from "./stats.js";
+import { SETTINGS } from "./settings.js";
+import { dailyStreak } from "./stats.js";
 import { local } from "./storage.js";
+import { gameLink, openLinksInPlace } from "./url.js";
 
 export const FORMAT = "freecell-deals";
 export const VERSION = 1;
@@ -31,29 +33,12 @@ const RESULT_WORDS = {
   won: () => t("games.won"),
   solved: () => t("games.solved"),
 };
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const ID = /^[\w-]{1,64}$/;
-const DEAL = /^-?\d{1,10}$/;
 
-/** The settings a file carries: each localStorage key, its control and its values. */
-export const SETTINGS = {
-  "freecell.auto-play": { control: "#auto", values: rules.auto_play },
-  "freecell.deck": { control: "#deck", values: ["two-colour", "four-colour"] },
-  "freecell.left-handed": { control: "#left-handed", values: ["on", "off"] },
-  "freecell.tap-to-move": { control: "#tap-to-move", values: ["on", "off"] },
-  "freecell.live-check": { control: "#live-check", values: ["on", "off"] },
-  "freecell.random-grade": {
-    control: "#random-grade",
-    values: ["any", ...rules.grades.map(String)],
-  },
-  "freecell.language": { control: "#language", values: Object.keys(LANGUAGES) },
-};
+/** The settings a file carries (settings.js), by their localStorage key. */
+const FILED = Object.fromEntries(Object.values(SETTINGS).map((setting) => [setting.key, setting]));
 
 const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 const isCount = (value) => Number.isSafeInteger(value) && value >= 0;
-const isDeal = (value) =>
-  Number.isSafeInteger(value) &&
-  ((value >= rules.min_deal && value <= rules.max_deal) || rules.special_deals.includes(value));
 
 /** Why a file is refused: `say()` says it in the language (our own words, never the file's). */
 class Refusal extends Error {
@@ -84,7 +69,7 @@ function tally(value, field) {
 function game(value, field) {
   need(isObject(value), field);
   const { id, deal, date, result, moves, daily } = value;
-  need(typeof id === "string" && ID.test(id), `${field}.id`);
+  need(isId(id), `${field}.id`);
   need(isDeal(deal), `${field}.deal`);
   const when = typeof date === "string" && date.length <= 40 ? Date.parse(date) : Number.NaN;
   need(!Number.isNaN(when), `${field}.date`);
@@ -92,7 +77,7 @@ function game(value, field) {
   need(typeof moves === "string" && moves.length <= MOST.moves * 5, `${field}.moves`);
   const tokens = moves ? moves.split(",") : [];
   need(tokens.length <= MOST.moves && tokens.every((move) => MOVE.test(move)), `${field}.moves`);
-  const dated = typeof daily === "string" && DATE.test(daily);
+  const dated = isDate(daily);
   need(daily === null || daily === undefined || dated, `${field}.daily`);
   return { id, deal, date: new Date(date).toISOString(), result, moves, daily: daily ?? null };
 }
@@ -111,30 +96,30 @@ export function parseArchive(text) {
   }
   if (!isObject(value) || value.format !== FORMAT) throw new Refusal(REFUSALS.notOurs);
   if (value.version !== VERSION) throw new Refusal(REFUSALS.version);
-  need(typeof value.device === "string" && ID.test(value.device), "device");
+  need(isId(value.device), "device");
   need(isObject(value.statistics), "statistics");
   const own = tally(value.statistics, "statistics");
   need(isCount(value.statistics.streak), "statistics.streak");
   need(isObject(value.imported) && Object.keys(value.imported).length <= MOST.devices, "imported");
   const imported = {};
   for (const [device, counts] of Object.entries(value.imported)) {
-    need(ID.test(device), "imported");
+    need(isId(device), "imported");
     imported[device] = tally(counts, `imported.${device}`);
   }
   need(Array.isArray(value.daily) && value.daily.length <= MOST.daily, "daily");
-  need(value.daily.every((date) => typeof date === "string" && DATE.test(date)), "daily");
+  need(value.daily.every(isDate), "daily");
   need(isObject(value.deals) && Object.keys(value.deals).length <= MOST.deals, "deals");
   const deals = {};
   for (const [deal, entry] of Object.entries(value.deals)) {
-    need(DEAL.test(deal) && isDeal(Number(deal)), "deals");
+    need(isDealKey(deal), "deals");
     need(isObject(entry) && isCount(entry.fewest) && entry.fewest > 0, `deals.${deal}`);
     deals[deal] = { fewest: entry.fewest };
   }
   need(isObject(value.settings), "settings");
   const settings = {};
   for (const [key, setting] of Object.entries(value.settings)) {
-    if (!Object.hasOwn(SETTINGS, key)) continue; // another version's setting
-    need(SETTINGS[key].values.includes(setting), `settings.${key}`);
+    if (!Object.hasOwn(FILED, key)) continue; // another version's setting
+    need(FILED[key].values.includes(setting), `settings.${key}`);
     settings[key] = setting;
   }
   need(Array.isArray(value.games) && value.games.length <= MOST.games, "games");
@@ -147,7 +132,7 @@ export function parseArchive(text) {
 /** This device's id, made once: a file names the device its own counts come from. */
 function deviceId() {
   let id = local.read(DEVICE_KEY);
-  if (id === null || !ID.test(id)) {
+  if (!isId(id)) {
     id = newId();
     local.write(DEVICE_KEY, id);
   }
@@ -162,16 +147,16 @@ function readImported() {
   const devices = {};
   for (const [id, counts] of Object.entries(isObject(value.devices) ? value.devices : {})) {
     try {
-      if (ID.test(id)) devices[id] = tally(counts, id);
+      if (isId(id)) devices[id] = tally(counts, id);
     } catch {
       // an unsound entry costs only itself
     }
   }
-  const daily = Array.isArray(value.daily) ? value.daily.filter((d) => DATE.test(d)) : [];
+  const daily = Array.isArray(value.daily) ? value.daily.filter(isDate) : [];
   const deals = {};
   for (const [deal, entry] of Object.entries(isObject(value.deals) ? value.deals : {})) {
     const sound = isObject(entry) && isCount(entry.fewest) && entry.fewest > 0;
-    if (DEAL.test(deal) && sound) deals[deal] = entry;
+    if (isDealKey(deal) && sound) deals[deal] = entry;
   }
   return { devices, daily, deals };
 }
@@ -251,7 +236,7 @@ export function createArchive(stats, controls = (selector) => document.querySele
   }
 
   /** The file's content now (see docs/archive.md). */
-  function snapshot() {
+  function contents() {
     const own = stats.figures();
     const imported = loadImported();
     const deals = { ...imported.deals };
@@ -265,9 +250,9 @@ export function createArchive(stats, controls = (selector) => document.querySele
       deals[key] = { fewest: Math.min(deals[key]?.fewest ?? Infinity, count) };
     }
     const settings = {};
-    for (const key of Object.keys(SETTINGS)) {
+    for (const { key, values } of Object.values(SETTINGS)) {
       const value = local.read(key);
-      if (SETTINGS[key].values.includes(value)) settings[key] = value;
+      if (values.includes(value)) settings[key] = value;
     }
     return {
       format: FORMAT,
@@ -285,7 +270,7 @@ export function createArchive(stats, controls = (selector) => document.querySele
 
   /** Download the file: freecell-deals-DATE.json. */
   function exportFile() {
-    const blob = new Blob([JSON.stringify(snapshot(), null, 1)], { type: "application/json" });
+    const blob = new Blob([JSON.stringify(contents(), null, 1)], { type: "application/json" });
     const link = document.createElement("a");
     link.href = URL.createObjectURL(blob);
     link.download = `freecell-deals-${utcDate()}.json`;
@@ -325,14 +310,15 @@ export function createArchive(stats, controls = (selector) => document.querySele
     const kept = new Set(loadGames().map((entry) => entry.id)); // the latest are kept
     const counted = added.filter((entry) => kept.has(entry.id));
     for (const [key, value] of Object.entries(archive.settings)) {
-      const control = controls(SETTINGS[key].control);
+      const setting = FILED[key];
+      const control = controls(setting.control);
       if (!control) continue;
       // A setting the file holds as it is here changes nothing (and plays no automatic move).
       if (control.type === "checkbox") {
         if (control.checked === (value === "on")) continue;
         control.checked = value === "on";
       } else {
-        const wanted = key === "freecell.random-grade" && value === "any" ? "" : value;
+        const wanted = setting === SETTINGS.randomGrade && value === "any" ? "" : value;
         if (control.value === wanted) continue;
         control.value = wanted;
       }
@@ -387,18 +373,15 @@ export function createArchive(stats, controls = (selector) => document.querySele
   };
 }
 
-/** The link that opens a game again: its deal and moves. */
-export function gameLink(entry) {
-  const moves = entry.moves ? `&moves=${entry.moves}` : "";
-  return `?deal=${encodeURIComponent(String(entry.deal))}${moves}`;
-}
-
-/** Fill the "My games" list (an <ol>) with the games, each a link, in the language. */
-export function renderGames(list, games) {
+/**
+ * Fill the "My games" list (an <ol>) with the games, each a link (in the language of `state`
+ * if one was chosen), in the language.
+ */
+export function renderGames(list, games, state) {
   const items = games.map((entry) => {
     const item = document.createElement("li");
     const link = document.createElement("a");
-    link.href = gameLink(entry);
+    link.href = gameLink(state, entry.deal, entry.moves);
     link.textContent = t("games.deal", { number: String(entry.deal) });
     const count = entry.moves ? entry.moves.split(",").length : 0;
     const details = [
@@ -420,9 +403,10 @@ export function renderGames(list, games) {
 /**
  * Bind the statistics dialog's export and import: [data-action=export] downloads the file,
  * [data-action=import] asks for one (`dom.importFile`, an <input type=file>), and what came of
- * it is said in `dom.archiveMessage`; `refresh()` shows the statistics again.
+ * it is said in `dom.archiveMessage`; `refresh()` shows the statistics again. A game of "My
+ * games" opens in place (`open(deal, moves)`), the dialog closed.
  */
-export function bindArchive(dom, archive, refresh) {
+export function bindArchive(dom, archive, { refresh, open }) {
   const say = ({ say: text, refused = false }) => {
     dom.archiveMessage.textContent = text();
     dom.archiveMessage.classList.toggle("refused", refused);
@@ -443,5 +427,9 @@ export function bindArchive(dom, archive, refresh) {
   });
   dom.stats.addEventListener("close", () => {
     dom.archiveMessage.textContent = "";
+  });
+  openLinksInPlace(dom.myGames, (deal, moves) => {
+    dom.stats.close();
+    open(deal, moves);
   });
 }

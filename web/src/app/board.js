@@ -1,9 +1,10 @@
-// The table view: draws a game (as freecell._web reports it), the selection, its targets and a
+// The table: draws a game (as freecell._web reports it), the selection, its targets and a
 // hint, from the state. Only this module touches cards. Everything shown comes from Python's
 // replies and goes in through textContent and dataset; names and labels are in the page's
 // language (i18n.js), so a re-render re-says them all. Moved cards glide to their new place
 // (FLIP: First, Last, Invert, Play), unless the player prefers reduced motion. The fan (how
-// much of a covered card shows) follows the longest cascade on the table, in steps.
+// much of a covered card shows) follows the longest cascade on the table, in steps. A board is
+// made for its table element, as chessground's Chessground(element, config) is: createBoard.
 import { cardName, language, suitName, t } from "./i18n.js";
 import rules from "./rules.js";
 import { cardAt, cardsAt, isCascade, isFreecell } from "./state.js";
@@ -45,109 +46,10 @@ function cardElement(code, face, tag = "li") {
   return item;
 }
 
-// Each card's cascade element is made once per language and then only moved between
-// cascades: a deal change or a move rebuilds no card, so the page keeps up with every click.
-// A free cell's or a foundation's card is made again only when another card goes there, or
-// the language changes. A render that rebuilt a card the pointer was pressed on would lose
-// the click: the release would land on another element.
-let cascadeCards = new Map();
-let cardsLanguage = ""; // the language of the cards on the table
-
-function cascadeCard(code, faces) {
-  let element = cascadeCards.get(code);
-  if (!element) {
-    element = cardElement(code, faces[code]);
-    cascadeCards.set(code, element);
-  }
-  return element;
-}
-
-function renderCascades(board, cascades, faces) {
-  cascades.forEach((codes, index) => {
-    const column = board.children[index];
-    column.setAttribute(
-      "aria-label",
-      t("board.cascade", { column: rules.cascades[index], count: codes.length }),
-    );
-    const elements = codes.map((code) => cascadeCard(code, faces));
-    const same =
-      elements.length === column.children.length &&
-      elements.every((element, i) => column.children[i] === element);
-    if (!same) column.replaceChildren(...elements);
-  });
-}
-
-// --- the fan ---------------------------------------------------------------------------------
-
-let fanCards = 0; // the step the table shows (--fan-cards), 0 before the first game
-let fanWanted = 0; // the step the game on the table needs
-let fanHeld = false; // a drag is on: the fan waits for it to end
-
 /** The fan's step for a game's cascades: the first of FAN_STEPS that its longest reaches. */
 function fanStep(cascades) {
   const longest = Math.max(...cascades.map((codes) => codes.length));
   return FAN_STEPS.find((step) => step >= longest) ?? FAN_STEPS.at(-1);
-}
-
-/** Set the fan for the game on the table, once per render, unless a drag holds it. */
-function renderFan(table, cascades) {
-  fanWanted = fanStep(cascades);
-  if (fanHeld || fanWanted === fanCards) return;
-  table.style.setProperty("--fan-cards", String(fanWanted));
-  fanCards = fanWanted;
-}
-
-/**
- * Hold the fan as it is while a drag is on (`held`), or let it follow the game again: a change
- * that waited glides in.
- */
-export function holdFan(table, held) {
-  fanHeld = held;
-  if (held || fanWanted === fanCards || fanCards === 0) return;
-  const before = reducedMotion() ? null : cardRects(table);
-  table.style.setProperty("--fan-cards", String(fanWanted));
-  fanCards = fanWanted;
-  if (before) glide(table, before);
-}
-
-/** Draw a game's cascades, free cells and foundations' top cards. */
-function renderGame(table, game, faces) {
-  const board = table.querySelector("#board");
-  const relabel = cardsLanguage !== language();
-  if (relabel) {
-    cascadeCards = new Map();
-    cardsLanguage = language();
-  }
-  renderCascades(board, game.cascades, faces);
-  renderFan(table, game.cascades);
-  table.querySelectorAll("[data-freecell]").forEach((slot, index) => {
-    const code = game.freecells[index];
-    const place = t("board.freecell", { cell: rules.freecells[index].toUpperCase() });
-    if (relabel || slot.firstElementChild?.dataset.card !== code) {
-      slot.replaceChildren(...(code ? [cardElement(code, faces[code], "div")] : []));
-    }
-    slot.setAttribute(
-      "aria-label",
-      code
-        ? t("board.holds", { place, card: cardName(faces[code]) })
-        : t("board.empty", { place }),
-    );
-  });
-  table.querySelectorAll("[data-foundation]").forEach((slot, index) => {
-    const code = game.foundations[index];
-    const place = t("board.foundation", { suit: suitName(index) });
-    if (relabel || slot.firstElementChild?.dataset.card !== code) {
-      slot.replaceChildren(...(code ? [cardElement(code, faces[code], "div")] : []));
-    }
-    slot.setAttribute(
-      "aria-label",
-      code
-        ? t("board.up-to", { place, card: cardName(faces[code]) })
-        : t("board.empty", { place }),
-    );
-  });
-  board.dataset.moves = game.moves.join(",");
-  board.dataset.deal = String(game.deal);
 }
 
 /** Return the notation's name of the place an element is in: "1"-"8", "a"-"d", "h" or null. */
@@ -235,13 +137,6 @@ function cardRects(table) {
   return rects;
 }
 
-let dropped = new Map(); // card code -> where a drag let go of it
-
-/** Start the next glide of these cards from where a drag dropped them (code -> DOMRect). */
-export function glideFrom(rects) {
-  dropped = rects;
-}
-
 function glide(table, before) {
   for (const element of table.querySelectorAll("[data-card]")) {
     const from = before.get(element.dataset.card);
@@ -261,50 +156,163 @@ function glide(table, before) {
   }
 }
 
-/** A short shake of a card that cannot move (none under reduced motion). */
-export function shake(table, code) {
-  const card = table.querySelector(`[data-card="${code}"]`);
-  if (!card || reducedMotion()) return;
-  card.animate(
-    [
-      { transform: "translateX(0)" },
-      { transform: "translateX(-12%)" },
-      { transform: "translateX(10%)" },
-      { transform: "translateX(-6%)" },
-      { transform: "translateX(3%)" },
-      { transform: "translateX(0)" },
-    ],
-    { duration: SHAKE_MS, easing: "ease-out" },
-  );
-}
-
-/** A short celebration: the foundations' kings hop, one after another. */
-export function celebrate(table) {
-  if (reducedMotion()) return;
-  table.querySelectorAll("[data-foundation] > .card").forEach((card, index) => {
-    card.animate(
-      [
-        { transform: "translateY(0)" },
-        { transform: "translateY(-18%) rotate(-4deg)" },
-        { transform: "translateY(0)" },
-      ],
-      { duration: 520, delay: index * 120, easing: "ease-in-out", iterations: 2 },
-    );
-  });
-}
-
 /**
- * Draw the table from a state: a game (the state's own, or one of its steps), the selection,
- * its targets and the hint. With `glide`, cards that moved glide from where they were.
+ * The board of a table element (`#table`, holding `#board`'s cascades, the free cells and the
+ * foundations): {element, render, holdFan, glideFrom, shake, celebrate}. It keeps what the
+ * table shows between renders: the cards' elements, the fan's step, a drag's drop.
  */
-export function renderTable(table, state, game = state.game, { glide: moving = false } = {}) {
-  const before = moving && !reducedMotion() ? cardRects(table) : null;
-  if (before) for (const [code, rect] of dropped) before.set(code, rect);
-  dropped = new Map();
-  const own = game === state.game;
-  renderGame(table, game, state.faces);
-  renderSelection(table, game, own ? state.selection : null);
-  renderTargets(table, game, state.faces, own ? state.selection : null, own ? state.targets : []);
-  renderHint(table, game, state.faces, own ? state.hint : null);
-  if (before) glide(table, before);
+export function createBoard(table) {
+  const board = table.querySelector("#board");
+  // Each card's cascade element is made once per language and then only moved between
+  // cascades: a deal change or a move rebuilds no card, so the page keeps up with every click.
+  // A free cell's or a foundation's card is made again only when another card goes there, or
+  // the language changes. A render that rebuilt a card the pointer was pressed on would lose
+  // the click: the release would land on another element.
+  let cascadeCards = new Map();
+  let cardsLanguage = ""; // the language of the cards on the table
+  let fanCards = 0; // the step the table shows (--fan-cards), 0 before the first game
+  let fanWanted = 0; // the step the game on the table needs
+  let fanHeld = false; // a drag is on: the fan waits for it to end
+  let dropped = new Map(); // card code -> where a drag let go of it
+
+  function cascadeCard(code, faces) {
+    let element = cascadeCards.get(code);
+    if (!element) {
+      element = cardElement(code, faces[code]);
+      cascadeCards.set(code, element);
+    }
+    return element;
+  }
+
+  function renderCascades(cascades, faces) {
+    cascades.forEach((codes, index) => {
+      const column = board.children[index];
+      column.setAttribute(
+        "aria-label",
+        t("board.cascade", { column: rules.cascades[index], count: codes.length }),
+      );
+      const elements = codes.map((code) => cascadeCard(code, faces));
+      const same =
+        elements.length === column.children.length &&
+        elements.every((element, i) => column.children[i] === element);
+      if (!same) column.replaceChildren(...elements);
+    });
+  }
+
+  /** Set the fan for the game on the table, once per render, unless a drag holds it. */
+  function renderFan(cascades) {
+    fanWanted = fanStep(cascades);
+    if (fanHeld || fanWanted === fanCards) return;
+    table.style.setProperty("--fan-cards", String(fanWanted));
+    fanCards = fanWanted;
+  }
+
+  /** Draw a free cell's or a foundation's card (`code`, or none) and name the slot. */
+  function renderSlot(slot, code, faces, relabel, label) {
+    if (relabel || slot.firstElementChild?.dataset.card !== code) {
+      slot.replaceChildren(...(code ? [cardElement(code, faces[code], "div")] : []));
+    }
+    slot.setAttribute("aria-label", label);
+  }
+
+  /** Draw a game's cascades, free cells and foundations' top cards. */
+  function renderGame(game, faces) {
+    const relabel = cardsLanguage !== language();
+    if (relabel) {
+      cascadeCards = new Map();
+      cardsLanguage = language();
+    }
+    renderCascades(game.cascades, faces);
+    renderFan(game.cascades);
+    table.querySelectorAll("[data-freecell]").forEach((slot, index) => {
+      const code = game.freecells[index];
+      const place = t("board.freecell", { cell: rules.freecells[index].toUpperCase() });
+      const label = code
+        ? t("board.holds", { place, card: cardName(faces[code]) })
+        : t("board.empty", { place });
+      renderSlot(slot, code, faces, relabel, label);
+    });
+    table.querySelectorAll("[data-foundation]").forEach((slot, index) => {
+      const code = game.foundations[index];
+      const place = t("board.foundation", { suit: suitName(index) });
+      const label = code
+        ? t("board.up-to", { place, card: cardName(faces[code]) })
+        : t("board.empty", { place });
+      renderSlot(slot, code, faces, relabel, label);
+    });
+    board.dataset.moves = game.moves.join(",");
+    board.dataset.deal = String(game.deal);
+  }
+
+  return {
+    element: table,
+
+    /**
+     * Draw the table from a state: a game (the state's own, or one of its steps), the
+     * selection, its targets and the hint. With `glide`, cards that moved glide from where
+     * they were.
+     */
+    render(state, game = state.game, { glide: moving = false } = {}) {
+      const before = moving && !reducedMotion() ? cardRects(table) : null;
+      if (before) for (const [code, rect] of dropped) before.set(code, rect);
+      dropped = new Map();
+      const own = game === state.game;
+      const selection = own ? state.selection : null;
+      renderGame(game, state.faces);
+      renderSelection(table, game, selection);
+      renderTargets(table, game, state.faces, selection, own ? state.targets : []);
+      renderHint(table, game, state.faces, own ? state.hint : null);
+      if (before) glide(table, before);
+    },
+
+    /**
+     * Hold the fan as it is while a drag is on (`held`), or let it follow the game again: a
+     * change that waited glides in.
+     */
+    holdFan(held) {
+      fanHeld = held;
+      if (held || fanWanted === fanCards || fanCards === 0) return;
+      const before = reducedMotion() ? null : cardRects(table);
+      table.style.setProperty("--fan-cards", String(fanWanted));
+      fanCards = fanWanted;
+      if (before) glide(table, before);
+    },
+
+    /** Start the next glide of these cards from where a drag dropped them (code -> DOMRect). */
+    glideFrom(rects) {
+      dropped = rects;
+    },
+
+    /** A short shake of a card that cannot move (none under reduced motion). */
+    shake(code) {
+      const card = table.querySelector(`[data-card="${code}"]`);
+      if (!card || reducedMotion()) return;
+      card.animate(
+        [
+          { transform: "translateX(0)" },
+          { transform: "translateX(-12%)" },
+          { transform: "translateX(10%)" },
+          { transform: "translateX(-6%)" },
+          { transform: "translateX(3%)" },
+          { transform: "translateX(0)" },
+        ],
+        { duration: SHAKE_MS, easing: "ease-out" },
+      );
+    },
+
+    /** A short celebration: the foundations' kings hop, one after another. */
+    celebrate() {
+      if (reducedMotion()) return;
+      table.querySelectorAll("[data-foundation] > .card").forEach((card, index) => {
+        card.animate(
+          [
+            { transform: "translateY(0)" },
+            { transform: "translateY(-18%) rotate(-4deg)" },
+            { transform: "translateY(0)" },
+          ],
+          { duration: 520, delay: index * 120, easing: "ease-in-out", iterations: 2 },
+        );
+      });
+    },
+  };
 }

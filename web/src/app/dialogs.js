@@ -1,25 +1,33 @@
-// The page's windows: help, statistics and Find a deal (find.js) as modal <dialog>s (focus moves in, Esc and the close
-// button close them, focus goes back), and the "⋯" menu of the narrow bar.
+// The page's windows: help, statistics and Find a deal (find.js) as modal <dialog>s (focus
+// moves in, Esc and the close button close them, focus goes back, also from a dialog opened
+// over another), and the "⋯" menu of the narrow bar.
 import { renderGames } from "./archive.js";
 import { formatNumber, formatPercent } from "./i18n.js";
 
-/** The dialogs and the menu over the page's elements; `stats` gives the figures. */
-export function createDialogs(dom, stats) {
-  let opener = null;
+/**
+ * The dialogs and the menu over the page's elements; `stats` gives the figures, `state` the
+ * language chosen for links.
+ */
+export function createDialogs(dom, stats, state) {
+  // Each open dialog's opener: where focus goes back when it closes. A dialog opened over
+  // another (I in the help) has its own, so each closing gives focus back where it was.
+  const openers = new Map();
 
+  /** Show a dialog, the one way every dialog opens: focus comes back when it closes. */
   function open(dialog) {
     if (dialog.open) return;
     // Focus goes back where it was, or to "⋯" when it was in the menu, which closes now.
     const focused = document.activeElement;
-    opener = focused?.closest(".more-panel") ? dom.moreToggle : focused;
+    openers.set(dialog, focused?.closest(".more-panel") ? dom.moreToggle : focused);
     closeMenu();
     dialog.showModal();
   }
 
   for (const dialog of [dom.help, dom.stats, dom.find]) {
     dialog.addEventListener("close", () => {
+      const opener = openers.get(dialog);
+      openers.delete(dialog);
       if (opener?.isConnected) opener.focus();
-      opener = null;
       dom.statsConfirm.hidden = true;
     });
     dialog.addEventListener("click", (event) => {
@@ -40,7 +48,7 @@ export function createDialogs(dom, stats) {
     for (const element of dom.stats.querySelectorAll("[data-stat]")) {
       element.textContent = shown[element.dataset.stat];
     }
-    renderGames(dom.myGames, stats.games());
+    renderGames(dom.myGames, stats.games(), state);
   }
 
   function openMenu(open = true) {

@@ -4,7 +4,7 @@
 // ghost sits above the touch point, its corner in sight, and the fan holds still while it is
 // dragged. A finger held on a card picks it up (then a tap on a place puts it there), and opens
 // no menu.
-import { glideFrom, holdFan, placeOf, reducedMotion } from "./board.js";
+import { placeOf, reducedMotion } from "./board.js";
 import rules from "./rules.js";
 
 const DRAG_START_PX = 6; // a press that moves less is a click
@@ -13,11 +13,13 @@ const LONG_PRESS_MS = 450; // a finger or a pen held this long without moving pi
 const FINGER_AT = 0.7; // where a finger holds a dragged card: this far down its first card
 
 /**
- * Bind drags in the table to `actions.move`, and long presses to `actions.pickUp`; returns
+ * Bind drags in a board's table (board.js) to `actions.move`, and long presses to
+ * `actions.pickUp`; returns
  * {justDropped(), unbind()}: justDropped() tells the click handler that the click ends a drag
  * or a long press, not a tap.
  */
-export function bindDrag(table, state, actions) {
+export function bindDrag(board, state, actions) {
+  const table = board.element;
   let drag = null; // {id, card, place, x, y, dx, dy, ghost, cards, touch, timer}
   let dropped = false; // the click that follows a drop is not a click on a card
   let held = false; // the press that ends with the next click was a long one
@@ -76,7 +78,7 @@ export function bindDrag(table, state, actions) {
     table.append(ghost);
     const origin = ghost.getBoundingClientRect();
     drag.origin = { left: origin.left, top: origin.top };
-    holdFan(table, true);
+    board.holdFan(true);
     try {
       card.setPointerCapture(event.pointerId);
     } catch {
@@ -90,7 +92,7 @@ export function bindDrag(table, state, actions) {
     clearTimeout(drag.timer);
     drag.ghost?.remove();
     for (const item of drag.cards ?? []) item.classList.remove("dragging");
-    if (drag.ghost) holdFan(table, false);
+    if (drag.ghost) board.holdFan(false);
     drag = null;
   }
 
@@ -138,7 +140,7 @@ export function bindDrag(table, state, actions) {
     dragged.ghost.style.visibility = "hidden";
     const target = placeOf(document.elementFromPoint(event.clientX, event.clientY));
     dragged.ghost.style.visibility = "";
-    holdFan(table, false);
+    board.holdFan(false);
     dropped = true;
     setTimeout(() => {
       dropped = false;
@@ -150,13 +152,13 @@ export function bindDrag(table, state, actions) {
     // Where each dragged card was let go: a played move glides on from there.
     const codes = dragged.cards.map((item) => item.dataset.card);
     const rects = [...dragged.ghost.children].map((copy) => copy.getBoundingClientRect());
-    glideFrom(new Map(codes.map((code, index) => [code, rects[index]])));
+    board.glideFrom(new Map(codes.map((code, index) => [code, rects[index]])));
     actions.move(dragged.place, target, dragged.card.dataset.card).then((played) => {
       if (played) {
         dragged.ghost.remove();
         for (const item of dragged.cards) item.classList.remove("dragging");
       } else {
-        glideFrom(new Map());
+        board.glideFrom(new Map());
         sendBack(dragged);
       }
     });

@@ -3,6 +3,8 @@
 // slices: identify), and the deal opened as a link opens it. A new search replaces the last;
 // closing the dialog (Escape) ends it. The result is said in #find-result, a live region.
 import { formatNumber, fromPython, t } from "./i18n.js";
+import rules from "./rules.js";
+import { gameLink, openLinksInPlace } from "./url.js";
 
 /**
  * The Find dialog over `dom` (find, layout, findResult); `call(op, args)` asks Python,
@@ -22,8 +24,7 @@ export function createFind({ dom, call, open, dialogs, state, messages }) {
 
   function link(number) {
     const anchor = document.createElement("a");
-    const lang = state.languageChosen ? `&lang=${encodeURIComponent(state.language)}` : "";
-    anchor.href = `?deal=${encodeURIComponent(String(number))}${lang}`;
+    anchor.href = gameLink(state, number);
     anchor.textContent = `#${number}`;
     anchor.dataset.deal = String(number);
     return anchor;
@@ -48,7 +49,9 @@ export function createFind({ dom, call, open, dialogs, state, messages }) {
   function shown(reply) {
     if (!reply.ok) return () => fromPython(reply.error, reply, null);
     if (reply.numbers.length === 0) {
-      const coded = { code: "layout-no-deal", params: { count: reply.count, max: reply.max } };
+      // The deals searched: the special deals and rules.min_deal to the last, Python's facts.
+      const params = { count: reply.count, min: rules.min_deal, max: reply.max };
+      const coded = { code: "layout-no-deal", params };
       return () => fromPython(coded.code, coded, null);
     }
     return () => listed(reply);
@@ -99,12 +102,7 @@ export function createFind({ dom, call, open, dialogs, state, messages }) {
       find();
     }
   });
-  dom.findResult.addEventListener("click", (event) => {
-    const anchor = event.target.closest("a[data-deal]");
-    if (!anchor || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
-    event.preventDefault(); // opened in place, as a link of the page's own is
-    opened(anchor.dataset.deal);
-  });
+  openLinksInPlace(dom.findResult, opened);
 
   return {
     /** Open the dialog, its field focused. */

@@ -6,13 +6,11 @@
 // input#live-check (in the "more" menu, remembered, on by default) turns it off.
 import { t } from "./i18n.js";
 import { saidMove } from "./messages.js";
-import { local } from "./storage.js";
-
-const KEY = "freecell.live-check";
+import { readSwitch, writeSetting } from "./settings.js";
 
 /** The live-check setting as stored: on unless turned off. */
 export function storedLiveCheck() {
-  return local.read(KEY) !== "off"; // on too when storage is off
+  return readSwitch("liveCheck"); // on too when storage is off
 }
 
 /**
@@ -56,7 +54,7 @@ export function createGuard({ state, view, messages, call }) {
   /** Turn the guard on (and check the game now) or off (remembered). */
   function set(on) {
     state.liveCheck = on;
-    local.write(KEY, on ? "on" : "off"); // storage may be off: it lasts as long as the page
+    writeSetting("liveCheck", on); // storage may be off: it lasts as long as the page
     if (on) changed();
     else {
       // No spoilers: what the guard said goes too (a hint's answer comes back with a hint).

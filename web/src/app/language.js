@@ -2,10 +2,9 @@
 import { fitBar } from "./fit.js";
 import { LANGUAGES, fill, matchLanguage, t, useLanguage } from "./i18n.js";
 import rules from "./rules.js";
+import { SETTINGS, writeSetting } from "./settings.js";
 import { local } from "./storage.js";
 import { readUrl, writeUrl } from "./url.js";
-
-const LANGUAGE_KEY = "freecell.language";
 
 /** Put the page's fixed text in the language: every [data-i18n] element and attribute. */
 function translatePage() {
@@ -38,7 +37,7 @@ function translatePage() {
  * the browser's preferred languages, else English. {code, chosen}: a chosen one stays in links.
  */
 function startingLanguage() {
-  for (const wanted of [readUrl().language, local.read(LANGUAGE_KEY)]) {
+  for (const wanted of [readUrl().language, local.read(SETTINGS.language.key)]) {
     const code = matchLanguage(wanted);
     if (code) return { code, chosen: true };
   }
@@ -68,7 +67,7 @@ export function createLanguage({ state, dom, view, messages, dialogs }) {
 
   dom.languageMenu.addEventListener("change", async () => {
     const code = await apply(dom.languageMenu.value);
-    local.write(LANGUAGE_KEY, code); // storage may be off; the URL still keeps the language
+    writeSetting("language", code); // storage may be off; the URL still keeps the language
     state.languageChosen = true;
     writeUrl(state);
   });

@@ -1,6 +1,7 @@
 // Wires the page together: the state, the Python bridge, the view and the input modules.
 // JavaScript renders and reads input; Python (freecell._web) decides every move's legality.
 // See docs/architecture.md for the modules and how a click becomes a move.
+import { createBoard } from "./board.js";
 import { PythonBridge } from "./bridge.js";
 import { createDialogs } from "./dialogs.js";
 import { createFind } from "./find.js";
@@ -12,7 +13,10 @@ import { bindInput } from "./input.js";
 import { createLanguage } from "./language.js";
 import { bindLook } from "./look.js";
 import { createMessages } from "./messages.js";
-import { createPlay, storedAuto, storedGrade, storedTapToMove } from "./play.js";
+import { storedGrade } from "./deals.js";
+import { storedAuto } from "./moves.js";
+import { createPlay } from "./play.js";
+import { storedTapToMove } from "./selection.js";
 import rules from "./rules.js";
 import { createState } from "./state.js";
 import { createStats } from "./stats.js";
@@ -79,7 +83,8 @@ const messages = createMessages({
   announcer: $("#announcer"),
 });
 bindLook(dom); // before the first board: the cards come in their colours
-const view = createView(dom);
+const board = createBoard(dom.table);
+const view = createView(dom, board);
 keepBarFitted(dom.bar);
 // Ready once Python answers and the first board is out: input from then on acts at once.
 const boot = { python: false, firstBoard: false };
@@ -121,10 +126,13 @@ function startPython() {
 
 const stats = createArchive(createStats());
 const play = createPlay({ state, bridge, view, messages, stats });
-const dialogs = createDialogs(dom, stats);
+const dialogs = createDialogs(dom, stats, state);
 const call = (op, args = {}) => bridge.request({ op, args });
 const find = createFind({ dom, call, open: play.open, dialogs, state, messages });
-bindArchive(dom, stats, dialogs.refresh);
+bindArchive(dom, stats, {
+  refresh: dialogs.refresh,
+  open: (deal, moves) => play.open(deal, "push", moves),
+});
 const windows = {
   ...dialogs,
   refresh() {
@@ -133,7 +141,7 @@ const windows = {
   },
 };
 const language = createLanguage({ state, dom, view, messages, dialogs: windows });
-const drag = bindDrag(dom.table, state, play);
+const drag = bindDrag(board, state, play);
 const actions = { ...play, retry: startPython, find: find.show, findDeal: find.find };
 bindInput(dom, state, actions, dialogs, drag);
 

@@ -17,6 +17,7 @@
 // remembers the latest games' ids, so an event applied twice counts once; and for a while after
 // a change, each write another tab makes is checked for this tab's games, which are added
 // again if that write did not hold them (a tab that wrote from a copy older than this change).
+import { isDate, isDeal, isDealKey, isId, newId, utcDate } from "./identity.js";
 import { local, session } from "./storage.js";
 
 const KEY = "freecell.stats";
@@ -26,13 +27,6 @@ const LEFT = 50; // games left unfinished that Back may bring back, remembered
 const DAILY_KEPT = 400; // the latest dates whose daily deal was won, remembered
 const GAMES_KEPT = 200; // the latest games' ids, by which an event is counted once
 const CHECKED_MS = 10_000; // how long this tab's events are checked in other tabs' writes
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const ID = /^[0-9a-f]{16}$/;
-
-/** The UTC date of a moment (now by default) as YYYY-MM-DD: the day of the daily deal. */
-export function utcDate(moment = new Date()) {
-  return moment.toISOString().slice(0, 10);
-}
 
 /** How many consecutive dates up to `today` (or the day before) are among `dates`. */
 export function dailyStreak(dates, today) {
@@ -53,16 +47,9 @@ function count(value) {
 
 const isRecord = (value) => Boolean(value) && typeof value === "object" && !Array.isArray(value);
 
-/** A new id (a game's, an epoch's): 64 random bits in hex; crypto.randomUUID needs https. */
-export function newId() {
-  const words = crypto.getRandomValues(new Uint32Array(2));
-  return Array.from(words, (word) => word.toString(16).padStart(8, "0")).join("");
-}
-
 /** A game as stored ({id, deal, won}), or null if it is not one. */
 function game(value) {
-  if (!isRecord(value) || typeof value.id !== "string" || !ID.test(value.id)) return null;
-  if (!Number.isSafeInteger(value.deal)) return null;
+  if (!isRecord(value) || !isId(value.id) || !isDeal(value.deal)) return null;
   return { id: value.id, deal: value.deal, won: value.won === true };
 }
 
@@ -73,17 +60,17 @@ function read() {
   const deals = {};
   if (isRecord(record.deals)) {
     for (const [deal, entry] of Object.entries(record.deals)) {
-      if (!/^-?\d{1,10}$/.test(deal) || !isRecord(entry)) continue;
+      if (!isDealKey(deal) || !isRecord(entry)) continue;
       const fewest = count(entry.fewest);
       deals[deal] = { won: entry.won === true && fewest > 0, fewest };
     }
   }
   const daily = Array.isArray(record.daily)
-    ? record.daily.filter((date) => typeof date === "string" && DATE.test(date))
+    ? record.daily.filter(isDate)
     : [];
   const games = Array.isArray(record.games)
     ? record.games
-        .filter((entry) => isRecord(entry) && typeof entry.id === "string" && ID.test(entry.id))
+        .filter((entry) => isRecord(entry) && isId(entry.id))
         .map((entry) => ({ id: entry.id, won: entry.won === true }))
     : [];
   const stats = {

@@ -26,6 +26,45 @@ export function readUrl(search = location.search) {
   };
 }
 
+/** A game's parameters: the deal, its daily date if any, its moves (checked, commas kept). */
+function gameParams(deal, daily, moves) {
+  const parts = [`deal=${encodeURIComponent(String(deal))}`];
+  if (daily) parts.push(`daily=${encodeURIComponent(daily)}`);
+  const checked = moves.filter((move) => MOVE.test(move));
+  if (checked.length) parts.push(`moves=${checked.join(",")}`);
+  return parts;
+}
+
+/** The language's parameter while one was chosen (a link, the menu, a stored choice). */
+function languageParams(state) {
+  return state.languageChosen ? [`lang=${encodeURIComponent(state.language)}`] : [];
+}
+
+/**
+ * The link that opens a game: its deal and its moves (comma-joined), and the page's language
+ * if one was chosen. The Find dialog's deals and "My games" are such links.
+ */
+export function gameLink(state, deal, moves = "") {
+  const parts = gameParams(deal, null, moves ? moves.split(",") : []);
+  return `?${[...parts, ...languageParams(state)].join("&")}`;
+}
+
+/**
+ * Open the game links (gameLink's) in `container` in place, as Back and Forward do: a click
+ * calls `open(deal, moves)` (the deal's text, the moves comma-joined); a click that asks for
+ * another tab or window (a modifier key, another button) is the browser's.
+ */
+export function openLinksInPlace(container, open) {
+  container.addEventListener("click", (event) => {
+    const anchor = event.target.closest("a[href]");
+    if (!anchor || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+    const { deal, moves } = readUrl(anchor.search);
+    if (deal.kind !== "one") return;
+    event.preventDefault();
+    open(deal.text, moves);
+  });
+}
+
 /**
  * Point the URL at what the state shows: the deal, its daily date if it is a daily deal, and
  * its moves, then the language if one was chosen, then any other parameters as they were (a
@@ -42,13 +81,8 @@ export function writeUrl(state, { replace = true } = {}) {
     for (const value of params.getAll("moves")) {
       parts.push(`moves=${value.split(",").map(encodeURIComponent).join(",")}`);
     }
-  } else {
-    parts.push(`deal=${encodeURIComponent(String(state.deal))}`);
-    if (state.daily) parts.push(`daily=${encodeURIComponent(state.daily)}`);
-    const moves = (state.game?.moves ?? []).filter((move) => MOVE.test(move));
-    if (moves.length) parts.push(`moves=${moves.join(",")}`);
-  }
-  if (state.languageChosen) parts.push(`lang=${encodeURIComponent(state.language)}`);
+  } else parts.push(...gameParams(state.deal, state.daily, state.game?.moves ?? []));
+  parts.push(...languageParams(state));
   const shown = state.deal === null ? [] : ["daily", "grade"];
   for (const name of ["deal", "moves", "lang", ...shown]) params.delete(name);
   const rest = params.toString();

@@ -1,7 +1,7 @@
 // The page's view: draws everything the state says, in one place. A move's steps (the move,
 // then each automatic move) are shown one after another as their cards glide; the next render
 // cuts that short, so showing never holds up the next input.
-import { celebrate, reducedMotion, renderTable, shake } from "./board.js";
+import { reducedMotion } from "./board.js";
 import { formatNumber, t } from "./i18n.js";
 
 const STEP_MS = 190; // between a move and each automatic move after it: one glide each
@@ -15,10 +15,10 @@ const VERDICTS = {
 };
 
 /**
- * The view of the page's elements (see main.js): render(state, steps) draws the state;
- * shake(code) shakes a card that cannot move.
+ * The view of the page's elements (see main.js) and the table's board (board.js):
+ * render(state, steps) draws the state; shake(code) shakes a card that cannot move.
  */
-export function createView(dom) {
+export function createView(dom, board) {
   let timer = 0;
   let written = ""; // what the view last put in the deal field
 
@@ -58,7 +58,7 @@ export function createView(dom) {
     });
     if (!already) {
       dom.playNext.focus({ preventScroll: true });
-      celebrate(dom.table);
+      board.celebrate();
     }
   }
 
@@ -150,7 +150,7 @@ export function createView(dom) {
     dom.prev.disabled = state.deal !== null && state.neighbours.previous === null;
     dom.next.disabled = state.deal !== null && state.neighbours.next === null;
     if (!state.game || !state.faces) return;
-    renderTable(dom.table, state, state.game, { glide });
+    board.render(state, state.game, { glide });
     renderCounts(state.game);
     renderHistory(state, state.game);
     renderSolving(state);
@@ -169,7 +169,7 @@ export function createView(dom) {
         renderAll(state, glide);
         return;
       }
-      renderTable(dom.table, state, step, { glide });
+      board.render(state, step, { glide });
       renderCounts(step);
       renderHistory(state, step);
       timer = setTimeout(next, STEP_MS);
@@ -177,10 +177,9 @@ export function createView(dom) {
     next();
   }
 
-  /** Shake a card that cannot move (a tap's refusal). */
-  function shakeCard(code) {
-    shake(dom.table, code);
-  }
-
-  return { render, shake: shakeCard };
+  return {
+    render,
+    /** Shake a card that cannot move (a tap's refusal). */
+    shake: board.shake,
+  };
 }

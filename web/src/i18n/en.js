@@ -250,8 +250,8 @@ export default {
   "error.layout-not-start": "This is not a deal's start: no card in the free cells or foundations, and 8 columns of 7 7 7 7 6 6 6 6 cards (or their first cards, row by row).",
   "error.layout-json": "This JSON holds no layout: write one object with the deal's rows or columns.",
   "error.layout-no-deal": {
-    "one": "No deal begins with this card: deals -2, -1 and 1 to {max} were searched.",
-    "other": "No deal begins with these {count} cards: deals -2, -1 and 1 to {max} were searched."
+    "one": "No deal begins with this card: deals -2, -1 and {min} to {max} were searched.",
+    "other": "No deal begins with these {count} cards: deals -2, -1 and {min} to {max} were searched."
   },
   "action.find": "Find a deal",
   "action.find.title": "Find a deal's number from its cards",

@@ -246,8 +246,8 @@ export default {
   "error.layout-not-start": "Esto no es el comienzo de una partida: ninguna carta en las celdas libres ni en las fundaciones, y 8 columnas de 7 7 7 7 6 6 6 6 cartas (o sus primeras cartas, fila a fila).",
   "error.layout-json": "Este JSON no contiene una mesa: escribe un objeto con las filas o las columnas de la partida.",
   "error.layout-no-deal": {
-    "one": "Ninguna partida empieza con esta carta: se buscaron las partidas -2, -1 y 1 a {max}.",
-    "other": "Ninguna partida empieza con estas {count} cartas: se buscaron las partidas -2, -1 y 1 a {max}."
+    "one": "Ninguna partida empieza con esta carta: se buscaron las partidas -2, -1 y {min} a {max}.",
+    "other": "Ninguna partida empieza con estas {count} cartas: se buscaron las partidas -2, -1 y {min} a {max}."
   },
   "action.find": "Buscar una partida",
   "action.find.title": "Buscar el número de una partida por sus cartas",

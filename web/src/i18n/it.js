@@ -246,8 +246,8 @@ export default {
   "error.layout-not-start": "Questo non è l'inizio di una partita: nessuna carta nelle celle libere o nelle fondazioni, e 8 colonne di 7 7 7 7 6 6 6 6 carte (o le loro prime carte, riga per riga).",
   "error.layout-json": "Questo JSON non contiene una disposizione: scrivi un oggetto con le righe o le colonne della partita.",
   "error.layout-no-deal": {
-    "one": "Nessuna partita inizia con questa carta: cercate le partite -2, -1 e da 1 a {max}.",
-    "other": "Nessuna partita inizia con queste {count} carte: cercate le partite -2, -1 e da 1 a {max}."
+    "one": "Nessuna partita inizia con questa carta: cercate le partite -2, -1 e da {min} a {max}.",
+    "other": "Nessuna partita inizia con queste {count} carte: cercate le partite -2, -1 e da {min} a {max}."
   },
   "action.find": "Trova una partita",
   "action.find.title": "Trova il numero di una partita dalle sue carte",

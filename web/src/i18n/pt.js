@@ -246,8 +246,8 @@ export default {
   "error.layout-not-start": "Isto não é o início de um jogo: nenhuma carta nas células livres ou fundações, e 8 colunas de 7 7 7 7 6 6 6 6 cartas (ou as suas primeiras cartas, fila por fila).",
   "error.layout-json": "Este JSON não contém uma mesa: escreva um objeto com as filas ou as colunas do jogo.",
   "error.layout-no-deal": {
-    "one": "Nenhum jogo começa com esta carta: foram procurados os jogos -2, -1 e 1 a {max}.",
-    "other": "Nenhum jogo começa com estas {count} cartas: foram procurados os jogos -2, -1 e 1 a {max}."
+    "one": "Nenhum jogo começa com esta carta: foram procurados os jogos -2, -1 e {min} a {max}.",
+    "other": "Nenhum jogo começa com estas {count} cartas: foram procurados os jogos -2, -1 e {min} a {max}."
   },
   "action.find": "Encontrar um jogo",
   "action.find.title": "Encontrar o número de um jogo pelas suas cartas",

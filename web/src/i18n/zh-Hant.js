@@ -238,7 +238,7 @@ export default {
   "error.layout-not-start": "這不是牌局的開始：自由格和基礎堆沒有牌，8 行各有 7 7 7 7 6 6 6 6 張牌（或逐列寫出的最前面幾張）。",
   "error.layout-json": "這個 JSON 沒有牌局：請寫一個含有牌局各列或各行的物件。",
   "error.layout-no-deal": {
-    "other": "沒有任何牌局以這 {count} 張牌開頭：已搜尋牌局 -2、-1 和 1 到 {max}。"
+    "other": "沒有任何牌局以這 {count} 張牌開頭：已搜尋牌局 -2、-1 和 {min} 到 {max}。"
   },
   "action.find": "尋找牌局",
   "action.find.title": "從牌找出牌局編號",

@@ -1,9 +1,10 @@
-// What a reload would lose: which moves were automatic (for Undo) and the moves waiting for
-// Redo. The URL carries only the moves, so this tab keeps the rest in sessionStorage, per game
-// (its deal and moves); Python (Session.new_game's `history`) checks it before using it.
+// A game's history beyond its moves, which a reload would lose: which moves were automatic (for
+// Undo) and the moves waiting for Redo. The URL carries only the moves, so this tab keeps the
+// rest in sessionStorage, per game (its deal and moves), and hands it back to Python as
+// Session.new_game's `history`, which checks it before using it (freecell._web._History).
 import { session } from "./storage.js";
 
-const KEY = "freecell.kept";
+const KEY = "freecell.kept"; // its name from before: a reload after an update keeps it
 const MOST = 30; // games kept per tab
 
 function load() {
@@ -26,7 +27,7 @@ function all() {
  * Keep a game's history (from its state): its automatic flags and its redo moves. A game
  * whose moves were all the player's, with nothing to redo, needs none: it is not written.
  */
-export function keep(game) {
+export function keepHistory(game) {
   const key = name(game.deal, game.moves.join(","));
   const needed = game.auto.includes(true) || game.redo.length > 0;
   const others = all().filter((entry) => entry?.key !== key);
@@ -38,7 +39,7 @@ export function keep(game) {
 }
 
 /** The history kept for a game given by its deal's text and its moves (as JSON), or "". */
-export function kept(deal, moves) {
+export function keptHistory(deal, moves) {
   const key = name(deal, moves);
   const entry = all().find((item) => item?.key === key);
   return entry ? JSON.stringify(entry.history) : "";
