@@ -837,3 +837,85 @@ class TestIdentify:
             assert state != "idle"
         assert reply(session.identify("JD 2D 9H JC 5D 7H 7C 5H"))["numbers"] == [1]
         assert "moves" in reply(session.hint())
+
+
+SHORT_DEAL = 164
+"""A deal whose short search from SHORT_MOVES in is quick (a fraction of a second)."""
+SHORT_MOVES = [str(move) for move in solve(SHORT_DEAL).moves[:30]]
+"""Today's first 30 moves of the deal: a game in progress."""
+
+
+def open_short(session: Session) -> None:
+    """Open SHORT_DEAL after SHORT_MOVES in a session."""
+    session.new_game(str(SHORT_DEAL), ",".join(SHORT_MOVES))
+
+
+def short_game() -> Game:
+    """Return the engine's game of SHORT_DEAL after SHORT_MOVES."""
+    game = Game.from_deal_number(SHORT_DEAL)
+    for move in SHORT_MOVES:
+        game.push(move)
+    return game
+
+
+class TestSolve:
+    """solve: the short search's solution, in slices; remembered along its way."""
+
+    def test_the_answer_is_the_short_search_s(self, session: Session) -> None:
+        """The reply is the library's short solution from the position, which wins."""
+        open_short(session)
+        data = answered(session, "solve")
+        expected = solve(short_game(), short=True)
+        assert data["result"] == "solved"
+        assert data["moves"] == [str(move) for move in expected.moves]
+        assert data["player_moves"] == expected.player_moves < solve(short_game()).player_moves
+        assert data["hint"]["move"] == data["moves"][0]
+        assert data["start"] is False
+        game = short_game()
+        for move in data["moves"]:
+            game.push(move)
+        assert game.is_won()
+
+    @pytest.mark.parametrize("auto", ["off", "safe", "all"])
+    def test_solve_follows_its_solution_at_once(self, session: Session, auto: str) -> None:
+        """Played with any auto-play, each next solve answers at once, as short to the end."""
+        open_short(session)
+        first = answered(session, "solve")
+        played = 0
+        while not (data := reply(session.solve()))["game"]["won"]:
+            assert data["result"] == "solved", data
+            move = data["moves"][0]
+            played += not move.endswith("h")
+            session.play_move(move, auto)
+        assert played == first["player_moves"]
+
+    def test_hint_comes_from_the_short_solution(self, session: Session) -> None:
+        """After solve, hint answers its moves, though today's search answered before."""
+        open_short(session)
+        today = answered(session, "hint")
+        short = answered(session, "solve")
+        assert today["moves"] != short["moves"]
+        assert reply(session.hint())["moves"] == short["moves"]
+        session.play_move(short["moves"][0], "safe")
+        session.play_move(reply(session.hint())["moves"][0], "safe")
+        assert reply(session.check())["solvable"] == "yes"  # known: no search
+
+    def test_the_search_ends_with_stop_or_a_change(self, session: Session) -> None:
+        """solve_stop drops the search, and so does a move; nothing is remembered."""
+        open_short(session)
+        assert reply(session.solve())["pending"] is True
+        assert session.think(0.001) == "thinking"
+        assert reply(session.solve_stop()) == {"ok": True}
+        assert session.think(0.001) == "idle"
+        assert reply(session.solve())["pending"] is True
+        session.undo()
+        assert session.think(0.001) == "idle"
+        session.redo()
+        assert reply(session.solve())["pending"] is True  # still unknown
+
+    def test_a_lost_position_is_proved(self, session: Session) -> None:
+        """From a lost position the answer is today's proof: impossible, no moves."""
+        session.new_game("617", "3a")
+        data = answered(session, "solve")
+        assert (data["result"], data["moves"], data["player_moves"]) == ("impossible", [], 0)
+        assert reply(session.hint())["result"] == "impossible"  # remembered: no search

@@ -88,6 +88,12 @@ class Hinted(Answered):
     hint: NotRequired[dict[str, Any]]
 
 
+class ShortSolved(Hinted):
+    """``solve``: a short solution from here (as ``hint`` answers) and its player moves."""
+
+    player_moves: int
+
+
 class Checked(Answered):
     """``check``: whether the game can still be won, and which move lost it."""
 
@@ -161,7 +167,7 @@ _FINDING: Final = ("daily", "random_deal")  # a search for a deal, which goes on
 REQUESTS: Final[dict[str, Request]] = {
     request.name: request
     for request in (
-        Request("new_game", Opened, ends=_FINDING),
+        Request("new_game", Opened, ends=(*_FINDING, "solve")),
         Request("play", Played),
         Request("play_card", Played),
         Request("auto_moves", Played),
@@ -173,6 +179,8 @@ REQUESTS: Final[dict[str, Request]] = {
         Request("position_text", PositionText),
         Request("targets", Targets),
         Request("hint", Hinted, waits=True),
+        Request("solve", ShortSolved, waits=True),
+        Request("solve_stop", Done, ends=("solve",)),
         Request("check", Checked, waits=True),
         Request("grade", Graded, waits=True),
         Request("undo_to_winnable", Answered),

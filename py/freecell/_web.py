@@ -40,16 +40,20 @@ from freecell._names import CARD_CODES, SUIT_SYMBOLS
 from freecell._notation import CASCADES, Move
 from freecell._protocol import REQUESTS, bind, schedule
 from freecell._rules import AutoPlay, Position, parse_auto_play
-from freecell._solver import Solution, Solver
+from freecell._short import ShortSolver, _home_all
+from freecell._solver import Solution, Solver, player_moves
 
 _P = ParamSpec("_P")
 
-__all__ = ["ERROR_CODES", "FIND_MOST", "MAX_LINK_MOVES", "Session", "warm_up"]
+__all__ = ["ERROR_CODES", "FIND_MOST", "MAX_LINK_MOVES", "SHORT_SECONDS", "Session", "warm_up"]
 
 MAX_LINK_MOVES: Final = 5000
 """The most moves :meth:`Session.new_game` replays from a link; more is surely not a game."""
 SEARCH_SECONDS: Final = 60.0
 """How long the page's solver may work on one position before it says it found nothing."""
+SHORT_SECONDS: Final = 30.0
+"""How long the page's short search (Solve) may work on one position: then the shortest
+solution found so far is the answer, or, with none, today's search's answer."""
 FIND_MOST: Final = 20
 """The most deal numbers :meth:`Session.identify` lists; a reply with more says ``"more"``."""
 _KNOWN_MOST: Final = 20_000  # positions whose answer a session remembers before forgetting all
@@ -287,6 +291,15 @@ class Session:
         # asked for replaces it, identify_stop ends it; what it found, by the cards.
         self._identifying: _Identifying | None = None
         self._identified: dict[tuple[int, ...], tuple[list[int], bool]] = {}
+        # The search for a short solution (solve) and the game's position when it began: it
+        # is dropped when the game moves on, or by solve_stop.
+        self._short: ShortSolver | None = None
+        self._short_at: Position | None = None
+        # What short searches found, kept apart from _known so that today's answers never
+        # replace a short one: the moves that win from each position on a short solution's
+        # way, and the positions where a short search found nothing in its time.
+        self._short_known: dict[Position, tuple[Move, ...]] = {}
+        self._short_unknown: set[Position] = set()
 
     def handle(self, request: str, args: str = "{}") -> str:
         """Answer one of the page's requests: ``request`` names it, ``args`` is a JSON object.
@@ -555,7 +568,8 @@ class Session:
         """Say what to do from the game's position: a solution from here, or that none exists.
 
         The answer comes at once for a position searched before or on the way of a solution
-        found before (so a hint after following the last one costs nothing). Otherwise a search
+        found before (so a hint after following the last one costs nothing); a short solution
+        (:meth:`solve`'s) known for the position comes first. Otherwise a search
         starts and the reply says ``"pending": true``: call :meth:`think` until it says
         ``"done"``, then ask again. The answer: ``"result"`` (``"solved"``, ``"impossible"``
         when a complete search proved it, or ``"unknown"`` when :data:`SEARCH_SECONDS` ran
@@ -573,11 +587,16 @@ class Session:
         ('solved', True, True)
         """
         position = game.position
-        known = self._known.get(position)
+        short = self._short_answer(position)
+        known = ("solved", short) if short is not None else self._known.get(position)
         if known is None:
             self._search_for(game, position)
             return self._reply(game, pending=True)
-        result, moves = known
+        return self._reply(game, **self._solution_fields(game, *known))
+
+    def _solution_fields(self, game: Game, result: str, moves: tuple[Move, ...]) -> dict[str, Any]:
+        """Return a hint's fields: the result, the moves, the first move and the start flag."""
+        position = game.position
         fields: dict[str, Any] = {
             "result": result,
             "moves": [str(move) for move in moves],
@@ -585,7 +604,77 @@ class Session:
         }
         if moves:
             fields["hint"] = _made(position, moves[0])
-        return self._reply(game, **fields)
+        return fields
+
+    @_with_game
+    def solve(self, game: Game) -> str:
+        """Answer a short solution from the game's position: the one Solve plays.
+
+        As :meth:`hint` answers (the same fields, and ``"player_moves"``: the moves whose
+        target is not a foundation), with the solution :class:`freecell.ShortSolver` finds,
+        which may take seconds: until it ends the reply says ``"pending": true`` (call
+        :meth:`think` until ``"done"``, then ask again), and the search is dropped when the
+        game moves on, or by :meth:`solve_stop`. It may search for :data:`SHORT_SECONDS`:
+        then the shortest solution found is the answer; with none, ``"unknown"``.
+        ``"impossible"`` is a proof, as for a hint. Every position on a short solution's way
+        is remembered, so Solve's next moves, and hints, come at once; so do those of a
+        position whose cards that can go home differ only in which went home already (the
+        page's automatic moves): the moves home come first.
+
+        >>> session = Session(); _ = session.new_game("1")
+        >>> while json.loads(session.solve()).get("pending"):
+        ...     while session.think(0.01) == "thinking":
+        ...         pass
+        >>> reply = json.loads(session.solve())
+        >>> reply["result"], reply["player_moves"]  # freecell.solve(1, short=True)'s
+        ('solved', 29)
+        >>> json.loads(session.hint())["moves"] == reply["moves"]
+        True
+        """
+        position = game.position
+        short = self._short_answer(position)
+        known: tuple[str, tuple[Move, ...]] | None = None
+        if short is not None:
+            known = ("solved", short)
+        elif self._verdict_known(position) == "no":
+            known = ("impossible", ())
+        elif position in self._short_unknown:
+            known = ("unknown", ())
+        if known is None:
+            if self._short is None or self._short.position != position:
+                self._short = ShortSolver(position, max_seconds=SHORT_SECONDS)
+            self._short_at = position
+            return self._reply(game, pending=True)
+        fields = self._solution_fields(game, *known)
+        return self._reply(game, player_moves=player_moves(known[1]), **fields)
+
+    def solve_stop(self) -> str:
+        """End the search of :meth:`solve` (the page's Solve stopped); its work is dropped.
+
+        >>> session = Session(); _ = session.new_game("1")
+        >>> json.loads(session.solve())["pending"], json.loads(session.solve_stop())
+        (True, {'ok': True})
+        >>> session.think(0.005)
+        'idle'
+        """
+        self._short = None
+        return _json({"ok": True})
+
+    def _short_answer(self, position: Position) -> tuple[Move, ...] | None:
+        """Return the short solution known from ``position``, or None.
+
+        Known for the position itself, or for the position every card that can go home has
+        gone home from: that one is the same whichever of them went home first, and in any
+        order (a move home never prevents another), so the moves home come first.
+        """
+        known = self._short_known.get(position)
+        if known is None:
+            home: list[Move] = []
+            settled = _home_all(position, home)
+            after = self._short_known.get(settled) if home else None
+            if after is not None:
+                known = (*home, *after)
+        return known
 
     @_with_game
     def check(self, game: Game) -> str:
@@ -711,6 +800,8 @@ class Session:
 
     def _verdict_known(self, position: Position) -> str | None:
         """Return what searches found for a position, as ``yes``/``no``/``unknown``, or None."""
+        if self._short_answer(position) is not None:
+            return "yes"
         known = self._known.get(position)
         if known is None:
             return None
@@ -827,10 +918,11 @@ class Session:
     def think(self, max_seconds: float = 0.005) -> str:
         """Work on the session's searches for about ``max_seconds``.
 
-        There are three: the search of a position of the game (:meth:`hint`, :meth:`check`,
-        :meth:`grade`), dropped once the game has moved on; the search for a deal
-        (:meth:`daily`, :meth:`random_deal`), which goes on while the game changes and ends
-        when a deal is opened; and the search for a layout's deals (:meth:`identify`). With
+        There are four: the search of a position of the game (:meth:`hint`, :meth:`check`,
+        :meth:`grade`) and the short search (:meth:`solve`), each dropped once the game has
+        moved on; the search for a deal (:meth:`daily`, :meth:`random_deal`), which goes on
+        while the game changes and ends when a deal is opened; and the search for a layout's
+        deals (:meth:`identify`). With
         several, the slices take turns. Returns ``"thinking"`` (call again), ``"done"`` (a
         search ended: the requests waiting for one now answer, or start their next search) or
         ``"idle"``: nothing left to search.
@@ -843,6 +935,9 @@ class Session:
         game_search = self._game_search()
         if game_search is not None:
             turns.append(functools.partial(self._think_game, game_search))
+        short = self._short_search()
+        if short is not None:
+            turns.append(functools.partial(self._think_short, short))
         if not turns:
             return "idle"
         turn = turns[self._turn % len(turns)]
@@ -856,6 +951,40 @@ class Session:
         self._search = None
         self._learn(game_search.position, solution)
         return "done"
+
+    def _think_short(self, short: ShortSolver, max_seconds: float) -> str:
+        solution = short.step(max_seconds)
+        if solution is None:
+            return "thinking"
+        self._short = None
+        self._learn_short(short.position, solution)
+        return "done"
+
+    def _short_search(self) -> ShortSolver | None:
+        """Return the short search, dropped if the game has moved on since it began."""
+        if self._game is None or self._short_at != self._game.position:
+            self._short = None
+        return self._short
+
+    def _learn_short(self, position: Position, solution: Solution) -> None:
+        """Remember a short search's answer: a solution for every position on its way.
+
+        A proof of impossibility is today's search's, remembered as its answers are.
+        """
+        if solution.result == "impossible":
+            self._learn(position, solution)
+            return
+        if len(self._short_known) > _KNOWN_MOST:
+            self._short_known.clear()
+            self._short_unknown.clear()
+        if solution.result != "solved":
+            self._short_unknown.add(position)
+            return
+        moves = solution.moves
+        self._short_known[position] = moves
+        for index, move in enumerate(moves):
+            position = position.apply(move)
+            self._short_known[position] = moves[index + 1 :]
 
     def _think_identify(self, identifying: _Identifying, max_seconds: float) -> str:
         if not identifying.step(max_seconds):
@@ -934,7 +1063,7 @@ def warm_up(number: int, search_seconds: float = 0.001) -> None:
     calls it in idle moments after Python's memory is restored from a snapshot, so that the
     browser's WebAssembly engine has seen the interpreter at work before the player's first
     moves; the build runs it, searching until the answer, to learn which modules the page
-    imports. A hint's search gets ``search_seconds`` at most.
+    imports. A hint's search, and a short one, get ``search_seconds`` at most.
 
     >>> warm_up(1)
     """
@@ -948,6 +1077,10 @@ def warm_up(number: int, search_seconds: float = 0.001) -> None:
     ask("hint")
     if session.think(search_seconds) == "done":
         ask("play_move", move=ask("hint")["moves"][0])
+    ask("solve")
+    session.think(search_seconds)
+    ask("solve")
+    ask("solve_stop")
     ask("check")
     ask("grade")
     ask("undo_to_winnable")
