@@ -21,6 +21,7 @@ from freecell import (
     format_deal,
     solve,
 )
+from freecell._protocol import ShortSolved
 from freecell._web import MAX_LINK_MOVES, Session
 from helpers import engine_after, fc_solve_finds_no_solution, solution
 
@@ -870,6 +871,11 @@ class TestSolve:
         assert data["moves"] == [str(move) for move in expected.moves]
         assert data["player_moves"] == expected.player_moves < solve(short_game()).player_moves
         assert data["hint"]["move"] == data["moves"][0]
+        assert (
+            set(ShortSolved.__required_keys__)
+            <= set(data)
+            <= ShortSolved.__required_keys__ | {"hint"}
+        )
         assert data["start"] is False
         game = short_game()
         for move in data["moves"]:

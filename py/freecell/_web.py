@@ -1063,7 +1063,7 @@ def warm_up(number: int, search_seconds: float = 0.001) -> None:
     calls it in idle moments after Python's memory is restored from a snapshot, so that the
     browser's WebAssembly engine has seen the interpreter at work before the player's first
     moves; the build runs it, searching until the answer, to learn which modules the page
-    imports. A hint's search, and a short one, get ``search_seconds`` at most.
+    imports. A hint's search gets ``search_seconds`` at most, a short search a second.
 
     >>> warm_up(1)
     """
@@ -1078,7 +1078,7 @@ def warm_up(number: int, search_seconds: float = 0.001) -> None:
     if session.think(search_seconds) == "done":
         ask("play_move", move=ask("hint")["moves"][0])
     ask("solve")
-    session.think(search_seconds)
+    session.think(min(search_seconds, 1.0))  # the whole short search would take seconds
     ask("solve")
     ask("solve_stop")
     ask("check")
