@@ -851,6 +851,14 @@ def open_short(session: Session) -> None:
     session.new_game(str(SHORT_DEAL), ",".join(SHORT_MOVES))
 
 
+def solved(session: Session) -> dict[str, Any]:
+    """Ask solve until the search has ended (no longer pending, nor partial); the answer."""
+    while (data := reply(session.solve())).get("pending") or "partial" in data:
+        while session.think(0.005) == "thinking":
+            pass
+    return data
+
+
 def short_game() -> Game:
     """Return the engine's game of SHORT_DEAL after SHORT_MOVES."""
     game = Game.from_deal_number(SHORT_DEAL)
@@ -865,7 +873,7 @@ class TestSolve:
     def test_the_answer_is_the_short_search_s(self, session: Session) -> None:
         """The reply is the library's short solution from the position, which wins."""
         open_short(session)
-        data = answered(session, "solve")
+        data = solved(session)
         expected = solve(short_game(), short=True)
         assert data["result"] == "solved"
         assert data["moves"] == [str(move) for move in expected.moves]
@@ -886,7 +894,7 @@ class TestSolve:
     def test_solve_follows_its_solution_at_once(self, session: Session, auto: str) -> None:
         """Played with any auto-play, each next solve answers at once, as short to the end."""
         open_short(session)
-        first = answered(session, "solve")
+        first = solved(session)
         played = 0
         while not (data := reply(session.solve()))["game"]["won"]:
             assert data["result"] == "solved", data
@@ -899,7 +907,7 @@ class TestSolve:
         """After solve, hint answers its moves, though today's search answered before."""
         open_short(session)
         today = answered(session, "hint")
-        short = answered(session, "solve")
+        short = solved(session)
         assert today["moves"] != short["moves"]
         assert reply(session.hint())["moves"] == short["moves"]
         session.play_move(short["moves"][0], "safe")
@@ -922,6 +930,28 @@ class TestSolve:
     def test_a_lost_position_is_proved(self, session: Session) -> None:
         """From a lost position the answer is today's proof: impossible, no moves."""
         session.new_game("617", "3a")
-        data = answered(session, "solve")
+        data = solved(session)
         assert (data["result"], data["moves"], data["player_moves"]) == ("impossible", [], 0)
         assert reply(session.hint())["result"] == "impossible"  # remembered: no search
+
+    def test_it_answers_the_moves_it_keeps_while_it_shortens(self, session: Session) -> None:
+        """Before its end it answers the moves it no longer changes ("partial"), then the rest.
+
+        The game may follow them while the search goes on, with no search for the guard.
+        """
+        open_short(session)
+        expected = [str(move) for move in solve(short_game(), short=True).moves]
+        partial = 0
+        played: list[str] = []
+        while not (data := reply(session.solve()))["game"]["won"]:
+            if data.get("pending"):
+                assert session.think(0.005) != "idle"
+                continue
+            partial += data.get("partial", False)
+            assert data["moves"] == expected[len(played) : len(played) + len(data["moves"])]
+            assert reply(session.check())["solvable"] == "yes"  # no search: on its way
+            for move in data["moves"][:5]:
+                session.play_move(move, "off")
+                played.append(move)
+        assert played == expected
+        assert partial > 0

@@ -89,9 +89,13 @@ class Hinted(Answered):
 
 
 class ShortSolved(Hinted):
-    """``solve``: a short solution from here (as ``hint`` answers) and its player moves."""
+    """``solve``: a short solution from here (as ``hint`` answers) and its player moves.
+
+    ``"partial"``: the moves are only the first of it, which the search no longer changes.
+    """
 
     player_moves: int
+    partial: NotRequired[bool]
 
 
 class Checked(Answered):

@@ -150,6 +150,25 @@ def _made(position: Position, move: Move) -> dict[str, Any]:
     }
 
 
+def _looked_up(
+    table: dict[Position, tuple[Move, ...]], position: Position
+) -> tuple[Move, ...] | None:
+    """Return the moves a table of positions holds for ``position``, or None.
+
+    Held for the position itself, or for the position every card that can go home has gone
+    home from: that one is the same whichever of them went home first, and in any order (a
+    move home never prevents another), so the moves home come first.
+    """
+    known = table.get(position)
+    if known is None:
+        home: list[Move] = []
+        settled = _home_all(position, home)
+        after = table.get(settled) if home else None
+        if after is not None:
+            known = (*home, *after)
+    return known
+
+
 def _auto_play(auto: str | bool) -> AutoPlay:
     """Return the automatic-move choice a request names: ``"off"``, ``"safe"`` or ``"all"``.
 
@@ -300,6 +319,10 @@ class Session:
         # way, and the positions where a short search found nothing in its time.
         self._short_known: dict[Position, tuple[Move, ...]] = {}
         self._short_unknown: set[Position] = set()
+        # The running short search's way: each position along the moves it no longer
+        # changes (ShortSolver.final), with those moves from there; and its length.
+        self._short_way: dict[Position, tuple[Move, ...]] = {}
+        self._short_way_moves = -1
 
     def handle(self, request: str, args: str = "{}") -> str:
         """Answer one of the page's requests: ``request`` names it, ``args`` is a JSON object.
@@ -621,11 +644,14 @@ class Session:
         position whose cards that can go home differ only in which went home already (the
         page's automatic moves): the moves home come first.
 
+        While the search shortens a solution, the first moves it no longer changes are an
+        answer too (:attr:`freecell.ShortSolver.final`), with ``"partial": true``: the page
+        plays them while the search goes on from the positions they reach.
+
         >>> session = Session(); _ = session.new_game("1")
-        >>> while json.loads(session.solve()).get("pending"):
+        >>> while (reply := json.loads(session.solve())).get("pending") or "partial" in reply:
         ...     while session.think(0.01) == "thinking":
         ...         pass
-        >>> reply = json.loads(session.solve())
         >>> reply["result"], reply["player_moves"]  # freecell.solve(1, short=True)'s
         ('solved', 29)
         >>> json.loads(session.hint())["moves"] == reply["moves"]
@@ -641,10 +667,14 @@ class Session:
         elif position in self._short_unknown:
             known = ("unknown", ())
         if known is None:
-            if self._short is None or self._short.position != position:
+            partial = self._short_partial(position)
+            if partial is None:
                 self._short = ShortSolver(position, max_seconds=SHORT_SECONDS)
             self._short_at = position
-            return self._reply(game, pending=True)
+            if not partial:
+                return self._reply(game, pending=True)
+            fields = self._solution_fields(game, "solved", partial)
+            return self._reply(game, player_moves=player_moves(partial), partial=True, **fields)
         fields = self._solution_fields(game, *known)
         return self._reply(game, player_moves=player_moves(known[1]), **fields)
 
@@ -661,20 +691,27 @@ class Session:
         return _json({"ok": True})
 
     def _short_answer(self, position: Position) -> tuple[Move, ...] | None:
-        """Return the short solution known from ``position``, or None.
+        """Return the short solution known from ``position``, or None."""
+        return _looked_up(self._short_known, position)
 
-        Known for the position itself, or for the position every card that can go home has
-        gone home from: that one is the same whichever of them went home first, and in any
-        order (a move home never prevents another), so the moves home come first.
+    def _short_partial(self, position: Position) -> tuple[Move, ...] | None:
+        """Return the moves the running short search keeps from ``position``, or None.
+
+        None when no short search runs or ``position`` is not on its way; the moves may be
+        none (the search has not settled any from there yet).
         """
-        known = self._short_known.get(position)
-        if known is None:
-            home: list[Move] = []
-            settled = _home_all(position, home)
-            after = self._short_known.get(settled) if home else None
-            if after is not None:
-                known = (*home, *after)
-        return known
+        short = self._short
+        if short is None:
+            return None
+        final = short.final
+        if len(final) != self._short_way_moves:  # it grew: the way again
+            position_on = short.position
+            self._short_way = {position_on: final}
+            for index, move in enumerate(final):
+                position_on = position_on.apply(move)
+                self._short_way[position_on] = final[index + 1 :]
+            self._short_way_moves = len(final)
+        return _looked_up(self._short_way, position)
 
     @_with_game
     def check(self, game: Game) -> str:
@@ -800,7 +837,7 @@ class Session:
 
     def _verdict_known(self, position: Position) -> str | None:
         """Return what searches found for a position, as ``yes``/``no``/``unknown``, or None."""
-        if self._short_answer(position) is not None:
+        if self._short_answer(position) is not None or self._short_partial(position):
             return "yes"
         known = self._known.get(position)
         if known is None:
@@ -957,13 +994,20 @@ class Session:
         if solution is None:
             return "thinking"
         self._short = None
+        self._short_way, self._short_way_moves = {}, -1
         self._learn_short(short.position, solution)
         return "done"
 
     def _short_search(self) -> ShortSolver | None:
-        """Return the short search, dropped if the game has moved on since it began."""
-        if self._game is None or self._short_at != self._game.position:
+        """Return the short search, dropped if the game has left its way (see :meth:`solve`)."""
+        game = self._game
+        if game is None:
             self._short = None
+        elif self._short_at != game.position:
+            on_its_way = self._short_partial(game.position) is not None
+            self._short_at = game.position
+            if not on_its_way:
+                self._short = None
         return self._short
 
     def _learn_short(self, position: Position, solution: Solution) -> None:
