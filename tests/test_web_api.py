@@ -955,3 +955,19 @@ class TestSolve:
                 played.append(move)
         assert played == expected
         assert partial > 0
+
+    def test_a_stop_keeps_the_solution_it_was_shortening(self, session: Session) -> None:
+        """Stopped once it answers partly, hints follow that solution, its kept moves first."""
+        open_short(session)
+        today = answered(session, "hint")
+        while (data := reply(session.solve())).get("pending"):
+            session.think(0.005)
+        session.solve_stop()
+        assert session.think(0.005) == "idle"
+        hinted = reply(session.hint())
+        assert hinted["moves"][: len(data["moves"])] == data["moves"]
+        assert len(hinted["moves"]) < len(today["moves"])
+        game = short_game()
+        for move in hinted["moves"]:
+            game.push(move)
+        assert game.is_won()

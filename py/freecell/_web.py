@@ -669,6 +669,7 @@ class Session:
         if known is None:
             partial = self._short_partial(position)
             if partial is None:
+                self._drop_short()
                 self._short = ShortSolver(position, max_seconds=SHORT_SECONDS)
             self._short_at = position
             if not partial:
@@ -679,7 +680,9 @@ class Session:
         return self._reply(game, player_moves=player_moves(known[1]), **fields)
 
     def solve_stop(self) -> str:
-        """End the search of :meth:`solve` (the page's Solve stopped); its work is dropped.
+        """End the search of :meth:`solve` (the page's Solve stopped).
+
+        A solution it was shortening is remembered as it stands (hints follow it).
 
         >>> session = Session(); _ = session.new_game("1")
         >>> json.loads(session.solve())["pending"], json.loads(session.solve_stop())
@@ -687,8 +690,21 @@ class Session:
         >>> session.think(0.005)
         'idle'
         """
-        self._short = None
+        self._drop_short()
         return _json({"ok": True})
+
+    def _drop_short(self) -> None:
+        """End the short search; remember the solution it was shortening, if any, as it is.
+
+        Its first moves (:attr:`freecell.ShortSolver.final`) are those of the search's answer
+        had it gone on; the rest is shorter than today's search's, if not yet as short as the
+        search would have made it.
+        """
+        short = self._short
+        if short is not None and short.final:
+            self._keep_short(short.position, short.best)
+        self._short = None
+        self._short_way, self._short_way_moves = {}, -1
 
     def _short_answer(self, position: Position) -> tuple[Move, ...] | None:
         """Return the short solution known from ``position``, or None."""
@@ -1002,12 +1018,12 @@ class Session:
         """Return the short search, dropped if the game has left its way (see :meth:`solve`)."""
         game = self._game
         if game is None:
-            self._short = None
+            self._drop_short()
         elif self._short_at != game.position:
             on_its_way = self._short_partial(game.position) is not None
             self._short_at = game.position
             if not on_its_way:
-                self._short = None
+                self._drop_short()
         return self._short
 
     def _learn_short(self, position: Position, solution: Solution) -> None:
@@ -1018,13 +1034,16 @@ class Session:
         if solution.result == "impossible":
             self._learn(position, solution)
             return
-        if len(self._short_known) > _KNOWN_MOST:
-            self._short_known.clear()
-            self._short_unknown.clear()
         if solution.result != "solved":
             self._short_unknown.add(position)
             return
-        moves = solution.moves
+        self._keep_short(position, solution.moves)
+
+    def _keep_short(self, position: Position, moves: tuple[Move, ...]) -> None:
+        """Remember a short solution from ``position``: for every position on its way."""
+        if len(self._short_known) > _KNOWN_MOST:
+            self._short_known.clear()
+            self._short_unknown.clear()
         self._short_known[position] = moves
         for index, move in enumerate(moves):
             position = position.apply(move)
