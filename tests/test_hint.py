@@ -275,3 +275,16 @@ class TestShortSolve:
         table.keyboard.press("Shift+H")
         made = _made(position, position.resolve(short[len(played)])[0])
         expect(table.locator("[data-hint=from]")).to_have_attribute("data-card", made["cards"][0])
+
+    def test_a_game_action_during_the_search_stops_it(self, table: Page, site_url: str) -> None:
+        """Next while Solve searches opens the next deal; no move of the search ever comes."""
+        open_in_place(table, f"{site_url}?deal=9")
+        blur(table)
+        table.keyboard.press("Shift+S")
+        expect(table.locator("#searching")).to_be_visible()
+        table.keyboard.press("n")
+        expect(table.locator("#board")).to_have_attribute("data-deal", "10")
+        expect(table.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "false")
+        expect(table.locator("#searching")).to_be_hidden()
+        table.wait_for_timeout(2_000)
+        assert moves_of(table) == []
