@@ -16,13 +16,17 @@ const THINKING_MS = 250; // a hint or a Solve that takes longer says that it is 
  * assisted move) and resolves true if it was played.
  */
 export function createSolve({ state, view, messages, call, enqueue, playMove }) {
-  let solving = null; // while Solve plays: {timer} of its next move, {asking} while it waits
+  // While Solve plays: {timer} of its next move, {asking} while it waits for Python, and
+  // {announced} once #searching has been said.
+  let solving = null;
 
-  /** Show or hide #searching (Solve waits for the short search); said once when shown. */
-  function searching(shown) {
+  /** Show or hide #searching (Solve's run waits for the short search); screen readers hear it
+   * once a run, though it shows again while Solve waits for the moves after those it played. */
+  function searching(shown, run) {
     if (state.searching === shown) return;
     state.searching = shown;
-    if (shown) messages.announce(t("solve.searching"));
+    if (shown && !run.announced) messages.announce(t("solve.searching"));
+    if (shown) run.announced = true;
     view.render(state);
   }
 
@@ -45,13 +49,13 @@ export function createSolve({ state, view, messages, call, enqueue, playMove }) 
     const slow = setTimeout(() => {
       if (state.game !== asked) return;
       if (!run) messages.say(() => t("hint.thinking"));
-      else if (solving === run) searching(true);
+      else if (solving === run) searching(true, run);
     }, THINKING_MS);
     if (run) run.asking = true;
     return (run ? call("solve") : call("hint")).then((reply) => {
       clearTimeout(slow);
       if (run) run.asking = false;
-      if (run && solving === run) searching(false);
+      if (run && solving === run) searching(false, run);
       if (reply.cancelled || state.game !== asked) return null;
       if (!reply.ok) {
         messages.note(saidRefusal(reply, state));
