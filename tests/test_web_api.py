@@ -971,3 +971,38 @@ class TestSolve:
         for move in hinted["moves"]:
             game.push(move)
         assert game.is_won()
+
+    def test_cards_sent_home_in_another_order_are_looked_up(self, session: Session) -> None:
+        """A position off its way only by the order cards went home in is answered at once.
+
+        The moves home that are left come first, then the solution's.
+        """
+        open_short(session)
+        moves = solved(session)["moves"]
+        # A player move after which two cards go home, the second one able to go first.
+        game = short_game()
+        for index, move in enumerate(moves[:-2]):
+            game.push(move)
+            home = moves[index + 1 : index + 3]
+            if (
+                not move.endswith("h")
+                and all(m.endswith("h") for m in home)
+                and game.position.is_legal(Move.parse(home[1]))
+            ):
+                break
+        else:
+            pytest.fail("no such move in the solution")
+        for move in moves[: index + 1]:
+            session.play_move(move)
+        session.play_move(moves[index + 2])  # the second card home first, the first left
+        data = reply(session.solve())
+        assert "pending" not in data
+        assert "partial" not in data
+        assert data["moves"][0].endswith("h")
+        next_player_move = next(m for m in moves[index + 1 :] if not m.endswith("h"))
+        assert next(m for m in data["moves"] if not m.endswith("h")) == next_player_move
+        game = short_game()
+        for move in [*moves[: index + 1], moves[index + 2], *data["moves"]]:
+            game.push(move)
+        assert game.is_won()
+        assert data["player_moves"] == solved(session)["player_moves"]
