@@ -979,14 +979,14 @@ class TestSolve:
         """
         open_short(session)
         moves = solved(session)["moves"]
-        # A player move after which two cards go home, the second one able to go first.
+        # Two moves home from two places, the second one able to go first.
         game = short_game()
         for index, move in enumerate(moves[:-2]):
             game.push(move)
             home = moves[index + 1 : index + 3]
             if (
-                not move.endswith("h")
-                and all(m.endswith("h") for m in home)
+                all(m.endswith("h") for m in home)
+                and home[0] != home[1]  # from two places: "5h, 5h" is one order only
                 and game.position.is_legal(Move.parse(home[1]))
             ):
                 break
