@@ -323,6 +323,7 @@ class Session:
         # changes (ShortSolver.final), with those moves from there; and its length.
         self._short_way: dict[Position, tuple[Move, ...]] = {}
         self._short_way_moves = -1
+        self._short_final_said = 0  # the final moves think() has said "done" for
 
     def handle(self, request: str, args: str = "{}") -> str:
         """Answer one of the page's requests: ``request`` names it, ``args`` is a JSON object.
@@ -671,6 +672,7 @@ class Session:
             if partial is None:
                 self._drop_short()
                 self._short = ShortSolver(position, max_seconds=SHORT_SECONDS)
+                self._short_final_said = 0
             self._short_at = position
             if not partial:
                 return self._reply(game, pending=True)
@@ -977,7 +979,8 @@ class Session:
         while the game changes and ends when a deal is opened; and the search for a layout's
         deals (:meth:`identify`). With
         several, the slices take turns. Returns ``"thinking"`` (call again), ``"done"`` (a
-        search ended: the requests waiting for one now answer, or start their next search) or
+        search ended, or the short search has more moves to answer: the requests waiting for
+        one now answer, or start their next search; call again while searches remain) or
         ``"idle"``: nothing left to search.
         """
         turns: list[Callable[[float], str]] = []
@@ -1008,7 +1011,13 @@ class Session:
     def _think_short(self, short: ShortSolver, max_seconds: float) -> str:
         solution = short.step(max_seconds)
         if solution is None:
-            return "thinking"
+            # More moves final: "done" for the requests waiting (a solve answers them), though
+            # the search goes on.
+            final = len(short.final)
+            if final == self._short_final_said:
+                return "thinking"
+            self._short_final_said = final
+            return "done"
         self._short = None
         self._short_way, self._short_way_moves = {}, -1
         self._learn_short(short.position, solution)

@@ -16,8 +16,7 @@ const THINKING_MS = 250; // a hint or a Solve that takes longer says that it is 
  * assisted move) and resolves true if it was played.
  */
 export function createSolve({ state, view, messages, call, enqueue, playMove }) {
-  // While Solve plays: {timer} of its next move, {asking} while it waits for Python, and
-  // {announced} once #searching has been said.
+  // While Solve plays: {timer} of its next move, and {announced} once #searching was said.
   let solving = null;
 
   /** Show or hide #searching (Solve's run waits for the short search); screen readers hear it
@@ -33,8 +32,9 @@ export function createSolve({ state, view, messages, call, enqueue, playMove }) 
   function stop() {
     if (!solving) return;
     clearTimeout(solving.timer);
-    // Python drops the short search, and the worker answers the waiting request {cancelled}.
-    if (solving.asking) call("solve_stop");
+    // Python ends the short search (it may go on while Solve plays the moves it has settled),
+    // keeping what it found for hints; the worker answers a waiting request {cancelled}.
+    call("solve_stop");
     solving = null;
     state.solving = false;
     state.searching = false;
@@ -51,10 +51,8 @@ export function createSolve({ state, view, messages, call, enqueue, playMove }) 
       if (!run) messages.say(() => t("hint.thinking"));
       else if (solving === run) searching(true, run);
     }, THINKING_MS);
-    if (run) run.asking = true;
     return (run ? call("solve") : call("hint")).then((reply) => {
       clearTimeout(slow);
-      if (run) run.asking = false;
       if (run && solving === run) searching(false, run);
       if (reply.cancelled || state.game !== asked) return null;
       if (!reply.ok) {
