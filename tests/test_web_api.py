@@ -1006,3 +1006,12 @@ class TestSolve:
             game.push(move)
         assert game.is_won()
         assert data["player_moves"] == solved(session)["player_moves"]
+
+    def test_think_says_done_when_moves_are_final(self, session: Session) -> None:
+        """A worker asks again on "done": it gets the moves settled before the search's end."""
+        open_short(session)
+        assert reply(session.solve())["pending"] is True
+        while session.think(0.005) == "thinking":
+            pass
+        assert reply(session.solve())["partial"] is True
+        assert session.think(0.005) == "thinking"  # the search goes on
