@@ -9,7 +9,11 @@ imports only what the page's worker imports: freecell._web and the standard libr
 import json
 
 from freecell._protocol import REQUESTS, arguments
+from freecell._solver import solve
 from freecell._web import Session, warm_up
+
+LATE = ",".join(str(move) for move in solve(1).moves[:50])
+"""A game of deal 1 late enough for a short search of a moment (solve)."""
 
 replies = []
 session = Session()
@@ -79,6 +83,14 @@ calls = [
     ("undo_to_winnable", ()),
     ("min_cells", ()),  # asks for the site's table
     ("min_cells", ("",)),  # an empty table is broken
+    ("new_game", ("1", LATE)),
+    ("solve", ()),
+    ("think", (60,)),  # the short search, to its end
+    ("solve", ()),  # the short solution: the same moves as CPython's
+    ("undo", ()),
+    ("solve", ()),
+    ("solve_stop", ()),
+    ("think", (0.001,)),
     ("new_game", ("11982",)),
     ("hint", ()),
     ("think", (0.001,)),

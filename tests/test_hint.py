@@ -11,9 +11,21 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from freecell import CASCADES, FREECELLS, Game, solve
+from freecell import CASCADES, FREECELLS, Game, Move, solve
+from freecell._solver import player_moves
 from freecell._web import _made
-from helpers import PageFactory, blur, boot, menu, moves_of, open_in_place, press
+from helpers import (
+    PHONE_OPTIONS,
+    PageFactory,
+    blur,
+    boot,
+    menu,
+    moves_of,
+    open_in_place,
+    press,
+    screenshot_path,
+    set_auto,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -172,3 +184,107 @@ class TestSolve:
         expect(table.locator("#moves-count")).not_to_have_text("0")
         table.keyboard.press("Escape")
         expect(table.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "false")
+
+
+SEARCH_MS = 180_000
+"""How long a short search in the page may take here (seconds idle; much more on a loaded
+machine)."""
+
+
+class TestShortSolve:
+    """Solve plays the short search's solution; Hint takes it once known."""
+
+    @pytest.mark.parametrize(
+        ("device", "number"), [("desktop", 164), ("phone", 3)], ids=["desktop", "phone"]
+    )
+    def test_solve_plays_the_short_solution(
+        self, pages: PageFactory, site_url: str, request: pytest.FixtureRequest, device: str,
+        number: int,
+    ) -> None:  # fmt: skip
+        """Solve wins in the library's short solution's player moves, showing its search.
+
+        #searching shows the search (said once to screen readers) and goes when the moves
+        start; then the history slider walks the game Solve played.
+        """
+        phone = device == "phone"
+        scheme = "dark" if phone else "light"
+        options = PHONE_OPTIONS if phone else {}
+        page = pages(**options, color_scheme=scheme, reduced_motion="reduce")
+        boot(page, f"{site_url}?deal={number}")
+        expect(page.locator("#board")).to_have_attribute("data-solvable", "yes")  # the guard
+        if phone:
+            page.locator("[data-action=solve]").tap()
+        else:
+            press(page, "solve")
+        searching = page.locator("#searching")
+        expect(searching).to_be_visible()
+        expect(searching).to_contain_text("Looking for a short solution…")
+        expect(page.get_by_role("progressbar")).to_have_accessible_name(
+            "Looking for a short solution…"
+        )
+        expect(page.locator("#announcer")).to_have_text("Looking for a short solution…")
+        page.screenshot(path=screenshot_path(request.config, f"solve/searching-{device}-{scheme}"))
+        expect(page.locator("html")).to_have_attribute("data-won", "true", timeout=SEARCH_MS)
+        expect(searching).to_be_hidden()
+        page.screenshot(path=screenshot_path(request.config, f"solve/won-{device}-{scheme}"))
+        moves = moves_of(page)
+        game = game_after(number, moves)
+        assert game.is_won()
+        assert player_moves(map(Move.parse, moves)) <= solve(number, short=True).player_moves
+        # The history slider walks the game Solve played, move by move.
+        slider = page.locator("input[type=range]#history")
+        expect(slider).to_have_attribute("max", str(len(moves)))
+        slider.fill("10")
+        expect(page.locator("#board")).to_have_attribute("data-moves", ",".join(moves[:10]))
+        slider.fill(str(len(moves)))
+        expect(page.locator("html")).to_have_attribute("data-won", "true")
+
+    def test_stopping_the_search_changes_nothing(self, table: Page, site_url: str) -> None:
+        """Solve again while it searches stops it: #searching goes, and no move ever comes."""
+        open_in_place(table, f"{site_url}?deal=5")
+        blur(table)
+        table.keyboard.press("Shift+S")
+        expect(table.locator("#searching")).to_be_visible()
+        table.keyboard.press("Shift+S")
+        expect(table.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "false")
+        expect(table.locator("#searching")).to_be_hidden()
+        table.wait_for_timeout(2_000)
+        assert moves_of(table) == []
+        assert "moves=" not in table.url
+
+    def test_a_hint_after_a_stopped_solve_is_the_short_one(
+        self, table: Page, site_url: str
+    ) -> None:
+        """Stopped after a move or two, Solve leaves its short solution for Hint to follow.
+
+        (Deal 7: there, today's search's first move differs from the short solution's.)
+        """
+        number = 7
+        short = [str(move) for move in solve(number, short=True).moves]
+        set_auto(table, "off")  # the page's moves are then the solution's own
+        open_in_place(table, f"{site_url}?deal={number}")
+        blur(table)
+        table.keyboard.press("Shift+S")
+        expect(table.locator("#board")).not_to_have_attribute("data-moves", "", timeout=SEARCH_MS)
+        table.keyboard.press("Shift+S")
+        expect(table.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "false")
+        played = moves_of(table)
+        assert played == short[: len(played)]
+        position = game_after(number, played).position
+        assert str(solve(position).moves[0]) != short[len(played)]  # the test tells them apart
+        table.keyboard.press("Shift+H")
+        made = _made(position, position.resolve(short[len(played)])[0])
+        expect(table.locator("[data-hint=from]")).to_have_attribute("data-card", made["cards"][0])
+
+    def test_a_game_action_during_the_search_stops_it(self, table: Page, site_url: str) -> None:
+        """Next while Solve searches opens the next deal; no move of the search ever comes."""
+        open_in_place(table, f"{site_url}?deal=9")
+        blur(table)
+        table.keyboard.press("Shift+S")
+        expect(table.locator("#searching")).to_be_visible()
+        table.keyboard.press("n")
+        expect(table.locator("#board")).to_have_attribute("data-deal", "10")
+        expect(table.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "false")
+        expect(table.locator("#searching")).to_be_hidden()
+        table.wait_for_timeout(2_000)
+        assert moves_of(table) == []

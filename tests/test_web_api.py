@@ -21,6 +21,7 @@ from freecell import (
     format_deal,
     solve,
 )
+from freecell._protocol import ShortSolved
 from freecell._web import MAX_LINK_MOVES, Session
 from helpers import engine_after, fc_solve_finds_no_solution, solution
 
@@ -837,3 +838,180 @@ class TestIdentify:
             assert state != "idle"
         assert reply(session.identify("JD 2D 9H JC 5D 7H 7C 5H"))["numbers"] == [1]
         assert "moves" in reply(session.hint())
+
+
+SHORT_DEAL = 164
+"""A deal whose short search from SHORT_MOVES in is quick (a fraction of a second)."""
+SHORT_MOVES = [str(move) for move in solve(SHORT_DEAL).moves[:30]]
+"""Today's first 30 moves of the deal: a game in progress."""
+
+
+def open_short(session: Session) -> None:
+    """Open SHORT_DEAL after SHORT_MOVES in a session."""
+    session.new_game(str(SHORT_DEAL), ",".join(SHORT_MOVES))
+
+
+def solved(session: Session) -> dict[str, Any]:
+    """Ask solve until the search has ended (no longer pending, nor partial); the answer."""
+    while (data := reply(session.solve())).get("pending") or "partial" in data:
+        while session.think(0.005) == "thinking":
+            pass
+    return data
+
+
+def short_game() -> Game:
+    """Return the engine's game of SHORT_DEAL after SHORT_MOVES."""
+    game = Game.from_deal_number(SHORT_DEAL)
+    for move in SHORT_MOVES:
+        game.push(move)
+    return game
+
+
+class TestSolve:
+    """solve: the short search's solution, in slices; remembered along its way."""
+
+    def test_the_answer_is_the_short_search_s(self, session: Session) -> None:
+        """The reply is the library's short solution from the position, which wins."""
+        open_short(session)
+        data = solved(session)
+        expected = solve(short_game(), short=True)
+        assert data["result"] == "solved"
+        assert data["moves"] == [str(move) for move in expected.moves]
+        assert data["player_moves"] == expected.player_moves < solve(short_game()).player_moves
+        assert data["hint"]["move"] == data["moves"][0]
+        assert (
+            set(ShortSolved.__required_keys__)
+            <= set(data)
+            <= ShortSolved.__required_keys__ | {"hint"}
+        )
+        assert data["start"] is False
+        game = short_game()
+        for move in data["moves"]:
+            game.push(move)
+        assert game.is_won()
+
+    @pytest.mark.parametrize("auto", ["off", "safe", "all"])
+    def test_solve_follows_its_solution_at_once(self, session: Session, auto: str) -> None:
+        """Played with any auto-play, each next solve answers at once, as short to the end."""
+        open_short(session)
+        first = solved(session)
+        played = 0
+        while not (data := reply(session.solve()))["game"]["won"]:
+            assert data["result"] == "solved", data
+            move = data["moves"][0]
+            played += not move.endswith("h")
+            session.play_move(move, auto)
+        assert played == first["player_moves"]
+
+    def test_hint_comes_from_the_short_solution(self, session: Session) -> None:
+        """After solve, hint answers its moves, though today's search answered before."""
+        open_short(session)
+        today = answered(session, "hint")
+        short = solved(session)
+        assert today["moves"] != short["moves"]
+        assert reply(session.hint())["moves"] == short["moves"]
+        session.play_move(short["moves"][0], "safe")
+        session.play_move(reply(session.hint())["moves"][0], "safe")
+        assert reply(session.check())["solvable"] == "yes"  # known: no search
+
+    def test_the_search_ends_with_stop_or_a_change(self, session: Session) -> None:
+        """solve_stop drops the search, and so does a move; nothing is remembered."""
+        open_short(session)
+        assert reply(session.solve())["pending"] is True
+        assert session.think(0.001) == "thinking"
+        assert reply(session.solve_stop()) == {"ok": True}
+        assert session.think(0.001) == "idle"
+        assert reply(session.solve())["pending"] is True
+        session.undo()
+        assert session.think(0.001) == "idle"
+        session.redo()
+        assert reply(session.solve())["pending"] is True  # still unknown
+
+    def test_a_lost_position_is_proved(self, session: Session) -> None:
+        """From a lost position the answer is today's proof: impossible, no moves."""
+        session.new_game("617", "3a")
+        data = solved(session)
+        assert (data["result"], data["moves"], data["player_moves"]) == ("impossible", [], 0)
+        assert reply(session.hint())["result"] == "impossible"  # remembered: no search
+
+    def test_it_answers_the_moves_it_keeps_while_it_shortens(self, session: Session) -> None:
+        """Before its end it answers the moves it no longer changes ("partial"), then the rest.
+
+        The game may follow them while the search goes on, with no search for the guard.
+        """
+        open_short(session)
+        expected = [str(move) for move in solve(short_game(), short=True).moves]
+        partial = 0
+        played: list[str] = []
+        while not (data := reply(session.solve()))["game"]["won"]:
+            if data.get("pending"):
+                assert session.think(0.005) != "idle"
+                continue
+            partial += data.get("partial", False)
+            assert data["moves"] == expected[len(played) : len(played) + len(data["moves"])]
+            assert reply(session.check())["solvable"] == "yes"  # no search: on its way
+            for move in data["moves"][:5]:
+                session.play_move(move, "off")
+                played.append(move)
+        assert played == expected
+        assert partial > 0
+
+    def test_a_stop_keeps_the_solution_it_was_shortening(self, session: Session) -> None:
+        """Stopped once it answers partly, hints follow that solution, its kept moves first."""
+        open_short(session)
+        today = answered(session, "hint")
+        while (data := reply(session.solve())).get("pending"):
+            session.think(0.005)
+        session.solve_stop()
+        assert session.think(0.005) == "idle"
+        hinted = reply(session.hint())
+        assert hinted["moves"][: len(data["moves"])] == data["moves"]
+        assert len(hinted["moves"]) < len(today["moves"])
+        game = short_game()
+        for move in hinted["moves"]:
+            game.push(move)
+        assert game.is_won()
+
+    def test_cards_sent_home_in_another_order_are_looked_up(self, session: Session) -> None:
+        """A position off its way only by the order cards went home in is answered at once.
+
+        The moves home that are left come first, then the solution's.
+        """
+        open_short(session)
+        moves = solved(session)["moves"]
+        # Two moves home from two places, the second one able to go first.
+        game = short_game()
+        for index, move in enumerate(moves[:-2]):
+            game.push(move)
+            home = moves[index + 1 : index + 3]
+            if (
+                all(m.endswith("h") for m in home)
+                and home[0] != home[1]  # from two places: "5h, 5h" is one order only
+                and game.position.is_legal(Move.parse(home[1]))
+            ):
+                break
+        else:
+            pytest.fail("no such move in the solution")
+        for move in moves[: index + 1]:
+            session.play_move(move)
+        session.play_move(moves[index + 2])  # the second card home first, the first left
+        data = reply(session.solve())
+        assert "pending" not in data
+        assert "partial" not in data
+        assert data["moves"][0].endswith("h")
+        next_player_move = next(m for m in moves[index + 1 :] if not m.endswith("h"))
+        assert next(m for m in data["moves"] if not m.endswith("h")) == next_player_move
+        game = short_game()
+        for move in [*moves[: index + 1], moves[index + 2], *data["moves"]]:
+            game.push(move)
+        assert game.is_won()
+        assert data["player_moves"] == solved(session)["player_moves"]
+
+    def test_think_says_done_when_moves_are_final(self, session: Session) -> None:
+        """A worker asks again on "done": it gets the moves settled before the search's end."""
+        open_short(session)
+        assert reply(session.solve())["pending"] is True
+        while session.think(0.005) == "thinking":
+            pass
+        assert reply(session.solve())["partial"] is True
+        assert session.think(0.005) == "thinking"  # the search goes on

@@ -88,6 +88,16 @@ class Hinted(Answered):
     hint: NotRequired[dict[str, Any]]
 
 
+class ShortSolved(Hinted):
+    """``solve``: a short solution from here (as ``hint`` answers) and its player moves.
+
+    ``"partial"``: the moves are only the first of it, which the search no longer changes.
+    """
+
+    player_moves: int
+    partial: NotRequired[bool]
+
+
 class Checked(Answered):
     """``check``: whether the game can still be won, and which move lost it."""
 
@@ -161,7 +171,7 @@ _FINDING: Final = ("daily", "random_deal")  # a search for a deal, which goes on
 REQUESTS: Final[dict[str, Request]] = {
     request.name: request
     for request in (
-        Request("new_game", Opened, ends=_FINDING),
+        Request("new_game", Opened, ends=(*_FINDING, "solve")),
         Request("play", Played),
         Request("play_card", Played),
         Request("auto_moves", Played),
@@ -173,6 +183,8 @@ REQUESTS: Final[dict[str, Request]] = {
         Request("position_text", PositionText),
         Request("targets", Targets),
         Request("hint", Hinted, waits=True),
+        Request("solve", ShortSolved, waits=True),
+        Request("solve_stop", Done, ends=("solve",)),
         Request("check", Checked, waits=True),
         Request("grade", Graded, waits=True),
         Request("undo_to_winnable", Answered),

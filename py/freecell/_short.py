@@ -177,13 +177,16 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
 class _Budget:
     """What the beams may hold (positions at once, against ``room``) and the length to beat."""
 
-    __slots__ = ("bound", "peak", "room", "spent")
+    __slots__ = ("bound", "cut", "peak", "room", "shortening", "spent")
 
     def __init__(self, room: int, bound: int) -> None:
         self.room = room
         self.bound = bound
         self.peak = 0
         self.spent = False
+        # The solution being shortened and the player moves of it no shortening changes.
+        self.shortening: list[int] | None = None
+        self.cut = 0
 
 
 def _beam(  # noqa: C901 - one loop, its exits inline
@@ -347,12 +350,14 @@ def _search(
     yield best
     cut = PREFIX_STEP
     while cut < len(best) and not budget.spent:
+        budget.shortening, budget.cut = best, cut
         key = start
         for move in best[:cut]:
             key = _apply(key, move)
         rest = yield from _beam(key, PREFIX_WIDTH, len(best) - cut, capacity, budget)
         if rest is not None:
             best = best[:cut] + rest
+            budget.shortening = best  # its first ``cut`` moves still stay
             yield best
         cut += PREFIX_STEP
 
@@ -393,6 +398,7 @@ class ShortSolver:
         self._beam: Generator[list[int] | None, None, None] | None = None
         self._beam_done = False
         self._best: tuple[Move, ...] = ()
+        self._best_cards: list[int] | None = None  # the beam's moves of _best, if it is the beam's
         self._solution: Solution | None = None
 
     @property
@@ -408,6 +414,34 @@ class ShortSolver:
     @property
     def best(self) -> tuple[Move, ...]:
         """The shortest solution found so far (empty while there is none)."""
+        return self._best
+
+    @property
+    def final(self) -> tuple[Move, ...]:
+        """The first moves of :attr:`best` that the search no longer changes.
+
+        Once the beam has a solution shorter than today's, it shortens the rest from positions
+        along it, ``PREFIX_STEP`` player moves apart: the moves before the position it searches
+        from stay (with the moves home after them). A page may play them while it searches on.
+        All of the answer's moves once the search has ended; none before.
+
+        >>> solver = ShortSolver(Game.from_deal_number(1))
+        >>> while not solver.final:
+        ...     _ = solver.step(0.05)
+        >>> solver.run().moves[: len(solver.final)] == solver.final
+        True
+        """
+        if self._solution is not None:
+            return self._solution.moves
+        budget = self._budget
+        if budget.shortening is None or budget.shortening is not self._best_cards:
+            return ()
+        played = 0
+        for index, move in enumerate(self._best):
+            if move.target != FOUNDATION:
+                if played == budget.cut:
+                    return self._best[:index]
+                played += 1
         return self._best
 
     def run(self, max_seconds: float | None = None) -> Solution:
@@ -469,9 +503,9 @@ class ShortSolver:
             self._beam_done = True
             return
         if found is not None:
-            self._offer(_translate(self.position, found))
+            self._offer(_translate(self.position, found), found)
 
-    def _offer(self, moves: tuple[Move, ...]) -> None:
+    def _offer(self, moves: tuple[Move, ...], cards: list[int]) -> None:
         """Keep the beam's solution if it is the first, or shorter than the best so far.
 
         A beam that began before today's search had an answer searches without its bound, so
@@ -479,6 +513,7 @@ class ShortSolver:
         """
         if not self._best or player_moves(moves) < player_moves(self._best):
             self._best = moves
+            self._best_cards = cards
 
     def _finish(self) -> None:
         """End the search with the best solution so far, else today's search's answer."""

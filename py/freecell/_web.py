@@ -29,7 +29,7 @@ from typing import Any, Concatenate, Final, ParamSpec, TypeGuard
 
 from freecell._cards import card_is_red, card_rank, card_suit, card_unicode
 from freecell._clicks import best_move_for, find_move, why_stuck
-from freecell._daily import DealFinder, daily_grade, parse_date, parse_grade
+from freecell._daily import GradedDealSearch, daily_grade, parse_date, parse_grade
 from freecell._deal import MAX_DEAL, DealNumberError, deal, format_deal, parse_deal_number
 from freecell._difficulty import difficulty
 from freecell._errors import ERROR_CODES, CodedError, message, shorten
@@ -40,16 +40,20 @@ from freecell._names import CARD_CODES, SUIT_SYMBOLS
 from freecell._notation import CASCADES, Move
 from freecell._protocol import REQUESTS, bind, schedule
 from freecell._rules import AutoPlay, Position, parse_auto_play
-from freecell._solver import Solution, Solver
+from freecell._short import ShortSolver, _home_all
+from freecell._solver import Solution, Solver, player_moves
 
 _P = ParamSpec("_P")
 
-__all__ = ["ERROR_CODES", "FIND_MOST", "MAX_LINK_MOVES", "Session", "warm_up"]
+__all__ = ["ERROR_CODES", "FIND_MOST", "MAX_LINK_MOVES", "SHORT_SECONDS", "Session", "warm_up"]
 
 MAX_LINK_MOVES: Final = 5000
 """The most moves :meth:`Session.new_game` replays from a link; more is surely not a game."""
 SEARCH_SECONDS: Final = 60.0
 """How long the page's solver may work on one position before it says it found nothing."""
+SHORT_SECONDS: Final = 30.0
+"""How long the page's short search (Solve) may work on one position: then the shortest
+solution found so far is the answer, or, with none, today's search's answer."""
 FIND_MOST: Final = 20
 """The most deal numbers :meth:`Session.identify` lists; a reply with more says ``"more"``."""
 _KNOWN_MOST: Final = 20_000  # positions whose answer a session remembers before forgetting all
@@ -144,6 +148,25 @@ def _made(position: Position, move: Move) -> dict[str, Any]:
         "target": resolved.target,
         "onto": None if onto is None else CARD_CODES[onto],
     }
+
+
+def _looked_up(
+    table: dict[Position, tuple[Move, ...]], position: Position
+) -> tuple[Move, ...] | None:
+    """Return the moves a table of positions holds for ``position``, or None.
+
+    Held for the position itself, or for the position every card that can go home has gone
+    home from: that one is the same whichever of them went home first, and in any order (a
+    move home never prevents another), so the moves home come first.
+    """
+    known = table.get(position)
+    if known is None:
+        home: list[Move] = []
+        settled = _home_all(position, home)
+        after = table.get(settled) if home else None
+        if after is not None:
+            known = (*home, *after)
+    return known
 
 
 def _auto_play(auto: str | bool) -> AutoPlay:
@@ -279,7 +302,7 @@ class Session:
         self._grades: dict[Position, int | None] = {}
         # The search for a deal of a grade (daily, random_deal): not the game's, so it goes on
         # while the game changes; the latest asked for replaces it, and new_game ends it.
-        self._finder: DealFinder | None = None
+        self._finder: GradedDealSearch | None = None
         self._found: dict[tuple[str, int], int] = {}  # (seed, grade) -> the deal found
         self._turn = 0  # whose slice think() gives next when both searches run
         self._min_cells: dict[int, MinCells] | None = None  # the site's table, once read
@@ -287,6 +310,20 @@ class Session:
         # asked for replaces it, identify_stop ends it; what it found, by the cards.
         self._identifying: _Identifying | None = None
         self._identified: dict[tuple[int, ...], tuple[list[int], bool]] = {}
+        # The search for a short solution (solve) and the game's position when it began: it
+        # is dropped when the game moves on, or by solve_stop.
+        self._short: ShortSolver | None = None
+        self._short_at: Position | None = None
+        # What short searches found, kept apart from _known so that today's answers never
+        # replace a short one: the moves that win from each position on a short solution's
+        # way, and the positions where a short search found nothing in its time.
+        self._short_known: dict[Position, tuple[Move, ...]] = {}
+        self._short_unknown: set[Position] = set()
+        # The running short search's way: each position along the moves it no longer
+        # changes (ShortSolver.final), with those moves from there; and its length.
+        self._short_way: dict[Position, tuple[Move, ...]] = {}
+        self._short_way_moves = -1
+        self._short_final_said = 0  # the final moves think() has said "done" for
 
     def handle(self, request: str, args: str = "{}") -> str:
         """Answer one of the page's requests: ``request`` names it, ``args`` is a JSON object.
@@ -555,7 +592,8 @@ class Session:
         """Say what to do from the game's position: a solution from here, or that none exists.
 
         The answer comes at once for a position searched before or on the way of a solution
-        found before (so a hint after following the last one costs nothing). Otherwise a search
+        found before (so a hint after following the last one costs nothing); a short solution
+        (:meth:`solve`'s) known for the position comes first. Otherwise a search
         starts and the reply says ``"pending": true``: call :meth:`think` until it says
         ``"done"``, then ask again. The answer: ``"result"`` (``"solved"``, ``"impossible"``
         when a complete search proved it, or ``"unknown"`` when :data:`SEARCH_SECONDS` ran
@@ -573,11 +611,16 @@ class Session:
         ('solved', True, True)
         """
         position = game.position
-        known = self._known.get(position)
+        short = self._short_answer(position)
+        known = ("solved", short) if short is not None else self._known.get(position)
         if known is None:
             self._search_for(game, position)
             return self._reply(game, pending=True)
-        result, moves = known
+        return self._reply(game, **self._solution_fields(game, *known))
+
+    def _solution_fields(self, game: Game, result: str, moves: tuple[Move, ...]) -> dict[str, Any]:
+        """Return a hint's fields: the result, the moves, the first move and the start flag."""
+        position = game.position
         fields: dict[str, Any] = {
             "result": result,
             "moves": [str(move) for move in moves],
@@ -585,7 +628,108 @@ class Session:
         }
         if moves:
             fields["hint"] = _made(position, moves[0])
-        return self._reply(game, **fields)
+        return fields
+
+    @_with_game
+    def solve(self, game: Game) -> str:
+        """Answer a short solution from the game's position: the one Solve plays.
+
+        As :meth:`hint` answers (the same fields, and ``"player_moves"``: the moves whose
+        target is not a foundation), with the solution :class:`freecell.ShortSolver` finds,
+        which may take seconds: until it ends the reply says ``"pending": true`` (call
+        :meth:`think` until ``"done"``, then ask again), and the search is dropped when the
+        game moves on, or by :meth:`solve_stop`. It may search for :data:`SHORT_SECONDS`:
+        then the shortest solution found is the answer; with none, ``"unknown"``.
+        ``"impossible"`` is a proof, as for a hint. Every position on a short solution's way
+        is remembered, so Solve's next moves, and hints, come at once; so do those of a
+        position whose cards that can go home differ only in which went home already (the
+        page's automatic moves): the moves home come first.
+
+        While the search shortens a solution, the first moves it no longer changes are an
+        answer too (:attr:`freecell.ShortSolver.final`), with ``"partial": true``: the page
+        plays them while the search goes on from the positions they reach.
+
+        >>> session = Session(); _ = session.new_game("1")
+        >>> while (reply := json.loads(session.solve())).get("pending") or "partial" in reply:
+        ...     while session.think(0.01) == "thinking":
+        ...         pass
+        >>> reply["result"], reply["player_moves"]  # freecell.solve(1, short=True)'s
+        ('solved', 29)
+        >>> json.loads(session.hint())["moves"] == reply["moves"]
+        True
+        """
+        position = game.position
+        short = self._short_answer(position)
+        known: tuple[str, tuple[Move, ...]] | None = None
+        if short is not None:
+            known = ("solved", short)
+        elif self._verdict_known(position) == "no":
+            known = ("impossible", ())
+        elif position in self._short_unknown:
+            known = ("unknown", ())
+        if known is None:
+            partial = self._short_partial(position)
+            if partial is None:
+                self._drop_short()
+                self._short = ShortSolver(position, max_seconds=SHORT_SECONDS)
+                self._short_final_said = 0
+            self._short_at = position
+            if not partial:
+                return self._reply(game, pending=True)
+            fields = self._solution_fields(game, "solved", partial)
+            return self._reply(game, player_moves=player_moves(partial), partial=True, **fields)
+        fields = self._solution_fields(game, *known)
+        return self._reply(game, player_moves=player_moves(known[1]), **fields)
+
+    def solve_stop(self) -> str:
+        """End the search of :meth:`solve` (the page's Solve stopped).
+
+        A solution it was shortening is remembered as it stands (hints follow it).
+
+        >>> session = Session(); _ = session.new_game("1")
+        >>> json.loads(session.solve())["pending"], json.loads(session.solve_stop())
+        (True, {'ok': True})
+        >>> session.think(0.005)
+        'idle'
+        """
+        self._drop_short()
+        return _json({"ok": True})
+
+    def _drop_short(self) -> None:
+        """End the short search; remember the solution it was shortening, if any, as it is.
+
+        Its first moves (:attr:`freecell.ShortSolver.final`) are those of the search's answer
+        had it gone on; the rest is shorter than today's search's, if not yet as short as the
+        search would have made it.
+        """
+        short = self._short
+        if short is not None and short.final:
+            self._keep_short(short.position, short.best)
+        self._short = None
+        self._short_way, self._short_way_moves = {}, -1
+
+    def _short_answer(self, position: Position) -> tuple[Move, ...] | None:
+        """Return the short solution known from ``position``, or None."""
+        return _looked_up(self._short_known, position)
+
+    def _short_partial(self, position: Position) -> tuple[Move, ...] | None:
+        """Return the moves the running short search keeps from ``position``, or None.
+
+        None when no short search runs or ``position`` is not on its way; the moves may be
+        none (the search has not settled any from there yet).
+        """
+        short = self._short
+        if short is None:
+            return None
+        final = short.final
+        if len(final) != self._short_way_moves:  # it grew: the way again
+            position_on = short.position
+            self._short_way = {position_on: final}
+            for index, move in enumerate(final):
+                position_on = position_on.apply(move)
+                self._short_way[position_on] = final[index + 1 :]
+            self._short_way_moves = len(final)
+        return _looked_up(self._short_way, position)
 
     @_with_game
     def check(self, game: Game) -> str:
@@ -711,6 +855,8 @@ class Session:
 
     def _verdict_known(self, position: Position) -> str | None:
         """Return what searches found for a position, as ``yes``/``no``/``unknown``, or None."""
+        if self._short_answer(position) is not None or self._short_partial(position):
+            return "yes"
         known = self._known.get(position)
         if known is None:
             return None
@@ -760,7 +906,7 @@ class Session:
     def random_deal(self, grade: str, seed: str) -> str:
         """Find a random deal of ``grade`` (1..5), the first of ``seed``'s candidates that has it.
 
-        As :func:`freecell.find_deal` does: the page gives a random ``seed``. Answered as
+        As :func:`freecell.graded_deal` does: the page gives a random ``seed``. Answered as
         :meth:`daily` is (``"number"``, ``"difficulty"``, or pending); a grade out of 1..5 is
         refused with ``"grade-invalid"``, whose params say the valid ones.
 
@@ -780,7 +926,7 @@ class Session:
             return _json({"ok": True, "number": number, "difficulty": grade, **fields})
         finder = self._finder
         if finder is None or (finder.seed, finder.grade) != (seed, grade):
-            self._finder = DealFinder(seed, grade)
+            self._finder = GradedDealSearch(seed, grade)
         return _json({"ok": True, "pending": True})
 
     def identify(self, text: str) -> str:
@@ -827,12 +973,14 @@ class Session:
     def think(self, max_seconds: float = 0.005) -> str:
         """Work on the session's searches for about ``max_seconds``.
 
-        There are three: the search of a position of the game (:meth:`hint`, :meth:`check`,
-        :meth:`grade`), dropped once the game has moved on; the search for a deal
-        (:meth:`daily`, :meth:`random_deal`), which goes on while the game changes and ends
-        when a deal is opened; and the search for a layout's deals (:meth:`identify`). With
+        There are four: the search of a position of the game (:meth:`hint`, :meth:`check`,
+        :meth:`grade`) and the short search (:meth:`solve`), each dropped once the game has
+        moved on; the search for a deal (:meth:`daily`, :meth:`random_deal`), which goes on
+        while the game changes and ends when a deal is opened; and the search for a layout's
+        deals (:meth:`identify`). With
         several, the slices take turns. Returns ``"thinking"`` (call again), ``"done"`` (a
-        search ended: the requests waiting for one now answer, or start their next search) or
+        search ended, or the short search has more moves to answer: the requests waiting for
+        one now answer, or start their next search; call again while searches remain) or
         ``"idle"``: nothing left to search.
         """
         turns: list[Callable[[float], str]] = []
@@ -843,6 +991,9 @@ class Session:
         game_search = self._game_search()
         if game_search is not None:
             turns.append(functools.partial(self._think_game, game_search))
+        short = self._short_search()
+        if short is not None:
+            turns.append(functools.partial(self._think_short, short))
         if not turns:
             return "idle"
         turn = turns[self._turn % len(turns)]
@@ -856,6 +1007,56 @@ class Session:
         self._search = None
         self._learn(game_search.position, solution)
         return "done"
+
+    def _think_short(self, short: ShortSolver, max_seconds: float) -> str:
+        solution = short.step(max_seconds)
+        if solution is None:
+            # More moves final: "done" for the requests waiting (a solve answers them), though
+            # the search goes on.
+            final = len(short.final)
+            if final == self._short_final_said:
+                return "thinking"
+            self._short_final_said = final
+            return "done"
+        self._short = None
+        self._short_way, self._short_way_moves = {}, -1
+        self._learn_short(short.position, solution)
+        return "done"
+
+    def _short_search(self) -> ShortSolver | None:
+        """Return the short search, dropped if the game has left its way (see :meth:`solve`)."""
+        game = self._game
+        if game is None:
+            self._drop_short()
+        elif self._short_at != game.position:
+            on_its_way = self._short_partial(game.position) is not None
+            self._short_at = game.position
+            if not on_its_way:
+                self._drop_short()
+        return self._short
+
+    def _learn_short(self, position: Position, solution: Solution) -> None:
+        """Remember a short search's answer: a solution for every position on its way.
+
+        A proof of impossibility is today's search's, remembered as its answers are.
+        """
+        if solution.result == "impossible":
+            self._learn(position, solution)
+            return
+        if solution.result != "solved":
+            self._short_unknown.add(position)
+            return
+        self._keep_short(position, solution.moves)
+
+    def _keep_short(self, position: Position, moves: tuple[Move, ...]) -> None:
+        """Remember a short solution from ``position``: for every position on its way."""
+        if len(self._short_known) > _KNOWN_MOST:
+            self._short_known.clear()
+            self._short_unknown.clear()
+        self._short_known[position] = moves
+        for index, move in enumerate(moves):
+            position = position.apply(move)
+            self._short_known[position] = moves[index + 1 :]
 
     def _think_identify(self, identifying: _Identifying, max_seconds: float) -> str:
         if not identifying.step(max_seconds):
@@ -872,7 +1073,7 @@ class Session:
             self._search = None
         return self._search
 
-    def _think_finder(self, finder: DealFinder, max_seconds: float) -> str:
+    def _think_finder(self, finder: GradedDealSearch, max_seconds: float) -> str:
         number = finder.step(max_seconds)
         if number is None:
             return "thinking"
@@ -934,7 +1135,7 @@ def warm_up(number: int, search_seconds: float = 0.001) -> None:
     calls it in idle moments after Python's memory is restored from a snapshot, so that the
     browser's WebAssembly engine has seen the interpreter at work before the player's first
     moves; the build runs it, searching until the answer, to learn which modules the page
-    imports. A hint's search gets ``search_seconds`` at most.
+    imports. A hint's search gets ``search_seconds`` at most, a short search a second.
 
     >>> warm_up(1)
     """
@@ -948,6 +1149,10 @@ def warm_up(number: int, search_seconds: float = 0.001) -> None:
     ask("hint")
     if session.think(search_seconds) == "done":
         ask("play_move", move=ask("hint")["moves"][0])
+    ask("solve")
+    session.think(min(search_seconds, 1.0))  # the whole short search would take seconds
+    ask("solve")
+    ask("solve_stop")
     ask("check")
     ask("grade")
     ask("undo_to_winnable")

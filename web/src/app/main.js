@@ -65,6 +65,7 @@ const dom = {
   hint: $("[data-action=hint]"),
   solve: $("[data-action=solve]"),
   solveLabel: $("[data-action=solve] .label"),
+  searching: $("#searching"),
   redo: $("[data-action=redo]"),
   restart: $("[data-action=restart]"),
   retry: $("[data-action=retry]"),

@@ -50,6 +50,12 @@ export function createRequests(session, siteText) {
       if (reply.pending) wait(id, op, args); // still searching, or the next search
       else postMessage({ type: "reply", id, reply });
     }
+    // A search may go on after it answered (Solve's short search, once some of its moves are
+    // final, shortens the rest while the page plays them): think on until Python is idle.
+    if (state === "done" && !thinking) {
+      thinking = true;
+      slices.port2.postMessage(null);
+    }
   }
 
   function wait(id, op, args) {

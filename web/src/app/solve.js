@@ -1,12 +1,14 @@
 // Hints and Solve: ask Python for a solution from the position on the table, then show its
 // next move (Hint) or play it all, one move at a time at a pace a person can follow (Solve).
-// The moves themselves are play.js's: Solve plays each through it, queued like any action.
+// Solve plays a short solution (Python's `solve`: a search of some seconds, shown by
+// #searching while it runs); Hint takes the short solution when Python knows one, else today's.
+// The moves themselves are moves.js's: Solve plays each through it, queued like any action.
 import { reducedMotion } from "./board.js";
 import { t } from "./i18n.js";
 import { saidMove, saidRefusal } from "./messages.js";
 
 const SOLVE_MS = 420; // between two moves of Solve: a pace a person can follow
-const THINKING_MS = 250; // a hint that takes longer says that it is looking
+const THINKING_MS = 250; // a hint or a Solve that takes longer says that it is looking
 
 /**
  * Hint and Solve on a state: {hint, solve, stop}. `call(op)` asks Python, `enqueue(task)` queues
@@ -14,25 +16,44 @@ const THINKING_MS = 250; // a hint that takes longer says that it is looking
  * assisted move) and resolves true if it was played.
  */
 export function createSolve({ state, view, messages, call, enqueue, playMove }) {
-  let solving = null; // while Solve plays: {timer} of its next move
+  // While Solve plays: {timer} of its next move, and {announced} once #searching was said.
+  let solving = null;
+
+  /** Show or hide #searching (Solve's run waits for the short search); screen readers hear it
+   * once a run, though it shows again while Solve waits for the moves after those it played. */
+  function searching(shown, run) {
+    if (state.searching === shown) return;
+    state.searching = shown;
+    if (shown && !run.announced) messages.announce(t("solve.searching"));
+    if (shown) run.announced = true;
+    view.render(state);
+  }
 
   function stop() {
     if (!solving) return;
     clearTimeout(solving.timer);
+    // Python ends the short search (it may go on while Solve plays the moves it has settled),
+    // keeping what it found for hints; the worker answers a waiting request {cancelled}.
+    call("solve_stop");
     solving = null;
     state.solving = false;
+    state.searching = false;
     view.render(state);
   }
 
-  /** Ask Python for a solution from the position now; resolves with its answer, or null if
-   * the game moved on before it came. Says it is looking when that takes a while. */
-  function search() {
+  /** Ask Python for a solution from the position now (`hint`, or `solve` for Solve's run);
+   * resolves with its answer, or null if the game moved on before it came. Says it is looking
+   * when that takes a while: a hint on the message line, Solve with #searching. */
+  function search(run = null) {
     const asked = state.game;
     const slow = setTimeout(() => {
-      if (state.game === asked) messages.say(() => t("hint.thinking"));
+      if (state.game !== asked) return;
+      if (!run) messages.say(() => t("hint.thinking"));
+      else if (solving === run) searching(true, run);
     }, THINKING_MS);
-    return call("hint").then((reply) => {
+    return (run ? call("solve") : call("hint")).then((reply) => {
       clearTimeout(slow);
+      if (run && solving === run) searching(false, run);
       if (reply.cancelled || state.game !== asked) return null;
       if (!reply.ok) {
         messages.note(saidRefusal(reply, state));
@@ -67,11 +88,12 @@ export function createSolve({ state, view, messages, call, enqueue, playMove }) 
   }
 
   /**
-   * Play the rest of the game, one move at a time; again (or any other action) stops it. Each
-   * move is the first of a solution from the position on the table, and the automatic moves of
-   * the player's choice (play.js's playMove) follow it: while they are the solution's own next
-   * moves, Python knows the rest at once (every position on a solution's way is kept); moves
-   * home that it did not plan ("all") make it search again from there.
+   * Play the rest of the game, one move at a time; again (or any other action) stops it, and
+   * the search with it. Each move is the first of a short solution from the position on the
+   * table, and the automatic moves of the player's choice (moves.js's act, as play.js wires playMove) follow it:
+   * Python knows the rest at once (every position on a solution's way is kept, and a position
+   * that differs only in the cards already sent home is looked up by the one where every card
+   * that can go home has gone).
    */
   function solve() {
     if (solving) {
@@ -90,7 +112,7 @@ export function createSolve({ state, view, messages, call, enqueue, playMove }) 
           stop();
           return;
         }
-        search().then((reply) => {
+        search(run).then((reply) => {
           if (solving !== run) return;
           const move = reply?.moves?.[0];
           if (!move) {

@@ -24,6 +24,7 @@ export function createState() {
     lost: null,
     liveCheck: true, // the guard: whether the game is checked after every change
     solving: false, // whether Solve is playing the rest of the game
+    searching: false, // whether Solve waits for Python's short search (#searching shows it)
     difficulty: null, // the deal's grade, 1 to 5, once Python has graded it (null if unsolved)
     // the fewest free cells the deal can be won with: 0-4, "impossible" or "unknown" from the
     // site's table (freecell._min_cells), null for a deal it does not hold or until it is read

@@ -136,6 +136,7 @@ export function createView(dom, board) {
     renderGuard(state);
     dom.solve.setAttribute("aria-pressed", String(state.solving));
     dom.solveLabel.textContent = state.solving ? t("action.stop") : t("action.solve");
+    dom.searching.hidden = !state.searching;
     dom.hint.disabled = dom.solve.disabled = state.game.won && !state.solving;
   }
 

@@ -291,5 +291,6 @@ export default {
   "archive.not-json": "This file can't be imported: it is not a JSON file, as an export of this page is. Nothing changed.",
   "archive.not-ours": "This file can't be imported: it is not an export of FreeCell Deals. Nothing changed.",
   "archive.version": "This file can't be imported: this page reads version {version} of the export format. Nothing changed.",
-  "archive.bad-field": "This file can't be imported: its “{field}” is not what an export holds. Nothing changed."
+  "archive.bad-field": "This file can't be imported: its “{field}” is not what an export holds. Nothing changed.",
+  "solve.searching": "Looking for a short solution…"
 };

@@ -287,5 +287,6 @@ export default {
   "archive.not-json": "No se puede importar este archivo: no es un archivo JSON, como una exportación de esta página. No ha cambiado nada.",
   "archive.not-ours": "No se puede importar este archivo: no es una exportación de FreeCell Deals. No ha cambiado nada.",
   "archive.version": "No se puede importar este archivo: esta página lee la versión {version} del formato. No ha cambiado nada.",
-  "archive.bad-field": "No se puede importar este archivo: su «{field}» no es lo que contiene una exportación. No ha cambiado nada."
+  "archive.bad-field": "No se puede importar este archivo: su «{field}» no es lo que contiene una exportación. No ha cambiado nada.",
+  "solve.searching": "Buscando una solución corta…"
 };

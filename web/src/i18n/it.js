@@ -287,5 +287,6 @@ export default {
   "archive.not-json": "Questo file non si può importare: non è un file JSON, come un'esportazione di questa pagina. Non è cambiato nulla.",
   "archive.not-ours": "Questo file non si può importare: non è un'esportazione di FreeCell Deals. Non è cambiato nulla.",
   "archive.version": "Questo file non si può importare: questa pagina legge la versione {version} del formato. Non è cambiato nulla.",
-  "archive.bad-field": "Questo file non si può importare: il suo «{field}» non è ciò che contiene un'esportazione. Non è cambiato nulla."
+  "archive.bad-field": "Questo file non si può importare: il suo «{field}» non è ciò che contiene un'esportazione. Non è cambiato nulla.",
+  "solve.searching": "Cerco una soluzione breve…"
 };

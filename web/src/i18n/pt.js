@@ -287,5 +287,6 @@ export default {
   "archive.not-json": "Este arquivo não pode ser importado: não é um arquivo JSON, como uma exportação desta página. Nada mudou.",
   "archive.not-ours": "Este arquivo não pode ser importado: não é uma exportação do FreeCell Deals. Nada mudou.",
   "archive.version": "Este arquivo não pode ser importado: esta página lê a versão {version} do formato. Nada mudou.",
-  "archive.bad-field": "Este arquivo não pode ser importado: seu “{field}” não é o que uma exportação contém. Nada mudou."
+  "archive.bad-field": "Este arquivo não pode ser importado: seu “{field}” não é o que uma exportação contém. Nada mudou.",
+  "solve.searching": "Procurando uma solução curta…"
 };

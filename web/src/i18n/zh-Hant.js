@@ -277,5 +277,6 @@ export default {
   "archive.not-json": "無法匯入這個檔案：它不是本頁匯出的 JSON 檔案。沒有任何變更。",
   "archive.not-ours": "無法匯入這個檔案：它不是 FreeCell Deals 匯出的檔案。沒有任何變更。",
   "archive.version": "無法匯入這個檔案：本頁讀取的是第 {version} 版格式。沒有任何變更。",
-  "archive.bad-field": "無法匯入這個檔案：它的「{field}」不是匯出檔案會有的內容。沒有任何變更。"
+  "archive.bad-field": "無法匯入這個檔案：它的「{field}」不是匯出檔案會有的內容。沒有任何變更。",
+  "solve.searching": "正在尋找簡短的解法…"
 };
