@@ -90,7 +90,7 @@ export function createSolve({ state, view, messages, call, enqueue, playMove }) 
   /**
    * Play the rest of the game, one move at a time; again (or any other action) stops it, and
    * the search with it. Each move is the first of a short solution from the position on the
-   * table, and the automatic moves of the player's choice (moves.js's act, as play.js wires playMove) follow it:
+   * table, and the automatic moves of the player's choice (playMove: moves.js's act) follow it:
    * Python knows the rest at once (every position on a solution's way is kept, and a position
    * that differs only in the cards already sent home is looked up by the one where every card
    * that can go home has gone).
