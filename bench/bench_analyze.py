@@ -30,8 +30,9 @@ import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.compute as pc  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
+from bench.performance_doc import DOC, write_section
+
 ROOT = Path(__file__).resolve().parent.parent
-from performance_doc import DOC, write_section  # noqa: E402 - beside this file
 
 FREECELL = str(Path(sys.executable).with_name("freecell"))
 TARGET = 1.10

@@ -32,12 +32,12 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from bench_network import cold, profiles, repeat
-from bench_web import DEAL_CHANGES_SCRIPT, REST_MS, SETTLE_MS, percentile
 from playwright.sync_api import Page, sync_playwright
 
-from build import CHROMIUM_ARGS, chromium_executable  # at the root, on the path since bench_web
-from site_server import NETWORKS, Cdn, Link, serve
+from bench.bench_network import cold, profiles, repeat
+from bench.bench_web import DEAL_CHANGES_SCRIPT, REST_MS, SETTLE_MS, percentile
+from devtools.chromium import CHROMIUM_ARGS, chromium_executable
+from devtools.site_server import NETWORKS, Cdn, Link, serve
 
 
 def main() -> None:

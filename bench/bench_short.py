@@ -28,10 +28,8 @@ import sys
 import time
 from pathlib import Path
 
+from bench.performance_doc import write_section
 from freecell import MAX_DEAL, Game, solve
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from performance_doc import write_section
 
 MACROXUE_MEAN = 25.5
 """macroxue's mean over deals 1..1,000,000, from its README (the beyond sample's yardstick)."""

@@ -34,11 +34,11 @@ from itertools import pairwise
 from multiprocessing import Pool
 from pathlib import Path
 
+from bench.performance_doc import DOC, write_section
 from freecell import deal, format_deal, solve
 from freecell._cli.replay import move_words
 
 ROOT = Path(__file__).resolve().parent.parent
-from performance_doc import DOC, write_section  # noqa: E402 - beside this file
 
 IMPOSSIBLE = (11982, 146692, 186216, 455889, 495505, 512118, 517776, 781948)
 TARGETS = {"median": 0.020, "p99": 0.5, "length": 0.80, "impossible": 10.0, "memory": 200.0}
