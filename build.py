@@ -35,6 +35,7 @@ import tempfile
 import threading
 import venv
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -253,7 +254,7 @@ def shrink_runtime(runtime: dict[str, Any]) -> Path:
 
 
 def compile_python(
-    runtime: dict[str, Any], files: Path, micropip: Path, wheel: Path, layers: list[str]
+    runtime: dict[str, Any], files: Path, micropip: Path, wheel: Path, layers: Sequence[str]
 ) -> dict[str, Path]:
     """Return the page's Python, compiled to bytecode by the runtime itself (cached).
 
@@ -293,7 +294,7 @@ def compile_python(
     log(f"compiling the page's Python to bytecode in Pyodide {runtime['pyodide']}")
     # build/compiled/ keeps the latest few results: one for each set of layers built lately.
     kept = sorted(COMPILED_DIR.glob("*"), key=lambda path: path.stat().st_mtime, reverse=True)
-    for old in kept[3:]:
+    for old in kept[6:]:
         shutil.rmtree(old, ignore_errors=True)
     partial = folder.with_name(folder.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)

@@ -62,9 +62,15 @@ visit's board and its ready state each ≤ 0.10x the app's cold visit."""
 BOOT_MS = 180_000  # the bare boot on the slow profile takes about a minute
 SNAPSHOT_STORED_JS = """async () => {
   const registration = await navigator.serviceWorker.getRegistration();
-  const snapshot = await caches.match(new URL("snapshot.bin", location.href).href);
-  return Boolean(snapshot) && registration?.active?.state === "activated";
+  if (registration?.active?.state !== "activated") return false;
+  const manifest = await caches.match(new URL("manifest.json", location.href).href);
+  const layers = manifest ? (await manifest.json()).layers : undefined;
+  if (layers && !layers.includes("snapshot")) return true; // a build without the layer
+  return Boolean(await caches.match(new URL("snapshot.bin", location.href).href));
 }"""
+"""Whether the app's offline copy is complete: its service worker active and, in a build with
+the memory snapshot (manifest.json's `layers`; every build before they had a switch), the
+snapshot stored."""
 TIMINGS_JS = """() => {
   const origin = performance.timeOrigin;
   const entries = [...performance.getEntriesByType("navigation"),
