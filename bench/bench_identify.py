@@ -1,6 +1,6 @@
 """Time `freecell.identify` per find: whole layouts and first rows, each generator, no deal.
 
-Run with `.venv/bin/python bench/bench_identify.py` (about a minute with the defaults). Deals
+Run with `.venv/bin/python -m bench.bench_identify` (about a minute with the defaults). Deals
 are drawn at random (fixed seed) from each generator's range; each find lists every deal that
 begins with the cards (a first row of 8 cards is nearly always one deal). Prints a Markdown table
 of the median, 90th percentile and maximum seconds per find, and the number of finds.

@@ -1,6 +1,6 @@
 """Score the page with Lighthouse as a phone sees it: performance, accessibility, and the rest.
 
-    .venv/bin/python bench/bench_lighthouse.py [NAME=DIST ...]   (default: now=dist)
+    .venv/bin/python -m bench.bench_lighthouse [NAME=DIST ...]   (default: now=dist)
 
 Lighthouse (the npm package pinned in web/package.json) runs with its mobile settings (a Moto G
 Power's 412 x 823 screen, touch, slow 4G and CPU simulated) in the Chromium the tests use, against

@@ -1,6 +1,6 @@
 """Solve deals 1..32000 with freecell's solver and with fc-solve `-l lg`, side by side.
 
-Run with `python3 build.py bench` (or alone: `.venv/bin/python bench/bench_solver.py`; a
+Run with `python3 build.py bench` (or alone: `.venv/bin/python -m bench.bench_solver`; a
 shorter run: `FREECELL_SOLVER_DEALS=2000` or `--deals 2000`); it prints a table and writes it
 into docs/performance.md. Both sides run two at a time (the machine's
 cores): ours in two worker processes, each deal timed inside its worker (wall and CPU time);

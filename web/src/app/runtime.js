@@ -15,7 +15,7 @@ import { streamRuntime } from "./stream.js";
 
 const START_TIMEOUT_MS = 45_000; // after the downloads, Python starts in a few seconds
 
-// After a snapshot, the WebAssembly engine runs Python's interpreter on unoptimised code until
+// After a memory snapshot, the WebAssembly engine runs Python's interpreter on unoptimised code until
 // it has seen it busy for a while. So the worker keeps it busy on throwaway games
 // (freecell._web.warm_up) for about WARM_UP_MS, in slices between the page's requests, and
 // the user's first moves run as fast as later ones.
@@ -44,7 +44,7 @@ function warmUp(web, spent = 0, number = 1) {
 export function createRuntime({ root, downloads, status, fail, race, failed }) {
   const stream = streamRuntime({ root, downloads, fail });
   let startTimer = 0;
-  let saveSoon = null; // a first boot's snapshot, to take once (see save)
+  let saveSoon = null; // a first boot's memory snapshot, to take once (see save)
 
   /** The downloads are in (or none is needed): Python starts, and must within the timeout. */
   function startingSoon() {
@@ -71,7 +71,7 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
     const tools = kept ? await snapshots.catch(() => null) : null;
     const saved = await tools?.findSnapshot(root, cacheName(files.build));
     if (saved) performance.mark("snapshot-found");
-    // The snapshot's bytes are read from now on, while the runtime loads and compiles.
+    // The memory snapshot's bytes are read from now on, while the runtime loads and compiles.
     let restored = null;
     try {
       restored = saved ? tools.readSnapshot(saved) : null;
@@ -130,7 +130,7 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
       warmUp(web);
       return web;
     } catch (error) {
-      // A snapshot that cannot be restored is forgotten, and Python boots as on a first visit.
+      // A memory snapshot that cannot be restored is forgotten, and Python boots as on a first visit.
       // A failed download fails the boot.
       if (failed()) throw error;
       await tools.forgetSnapshot(root, cacheName(files.build));
@@ -164,7 +164,7 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
       name: files.wheel.split("/").pop(),
     });
     if (tools) {
-      // Taking the snapshot (about 80 ms) waits until Python has answered the first request,
+      // Taking the memory snapshot (about 80 ms) waits until Python has answered the first request,
       // so that the first board does not wait for it (see save); and storing it, until the
       // next task. Python is ready one turn of the event loop from now, in which micropip's
       // finished install lets go of its promises, which a snapshot cannot hold.
@@ -185,7 +185,7 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
     startingSoon,
 
     /**
-     * Take the snapshot of a build's first boot here, if it is due: call it once Python has
+     * Take the memory snapshot of a build's first boot here, if it is due: call it once Python has
      * answered a request, before any search's first slice (requests.js), so that the snapshot
      * holds none of a search's work. It then holds the page's first session as well, which no
      * later visit uses (each makes its own): a few kilobytes of Python's memory, in pages that
