@@ -15,8 +15,8 @@ import { streamRuntime } from "./stream.js";
 
 const START_TIMEOUT_MS = 45_000; // after the downloads, Python starts in a few seconds
 
-// After a memory snapshot, the WebAssembly engine runs Python's interpreter on unoptimised code until
-// it has seen it busy for a while. So the worker keeps it busy on throwaway games
+// After a memory snapshot, the WebAssembly engine runs Python's interpreter on unoptimised code
+// until it has seen it busy for a while. So the worker keeps it busy on throwaway games
 // (freecell._web.warm_up) for about WARM_UP_MS, in slices between the page's requests, and
 // the user's first moves run as fast as later ones.
 const WARM_UP_MS = 400;
@@ -130,8 +130,8 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
       warmUp(web);
       return web;
     } catch (error) {
-      // A memory snapshot that cannot be restored is forgotten, and Python boots as on a first visit.
-      // A failed download fails the boot.
+      // A memory snapshot that cannot be restored is forgotten, and Python boots as on a first
+      // visit. A failed download fails the boot.
       if (failed()) throw error;
       await tools.forgetSnapshot(root, cacheName(files.build));
     } finally {
