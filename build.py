@@ -272,7 +272,8 @@ def compile_python(
     """
     h = hashlib.sha256(runtime["pyodide"].encode())
     tools = [COMPILE_PYTHON, *(COMPILE_PYTHON.with_name(name) for name in PYTHON_TOOLS)]
-    page_modules = [WEB / "src" / "app" / name for name in ("stdlib.js", "snapshot.js")]
+    page = ("stdlib.js", "snapshot.js", "python.js")  # the page's modules the tool imports
+    page_modules = [WEB / "src" / "app" / name for name in page]
     inputs = [*tools, *page_modules, files / "python_stdlib.zip", files / WASM]
     inputs += [micropip, wheel]
     for path in inputs:

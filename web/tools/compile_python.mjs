@@ -32,7 +32,7 @@ const withGenerated = layers.includes("generated");
 const { loadPyodide } = await import(pathToFileURL(join(runtime, "pyodide.mjs")).href);
 const { takeSnapshot } = await import("../src/app/snapshot.js");
 const { addLaterStdlib, PATTERNS } = await import("../src/app/stdlib.js");
-const { installWheel } = await import("../src/app/python.js");
+const { bootPython, installWheel } = await import("../src/app/python.js");
 const indexURL = `${resolve(runtime)}/`;
 
 /**
@@ -134,13 +134,16 @@ for (const path of Object.values(results)) {
 // The check: the page's boot in a fresh runtime that has only the results, memory snapshot
 // included (the worker takes one on a first visit).
 try {
-  const fresh = await loadPyodide({
-    indexURL,
-    stdLibURL: resolve(results.stdlib),
-    _makeSnapshot: true,
+  const later = new Uint8Array(readFileSync(results.later));
+  const { pyodide: fresh, web } = await bootPython({
+    loadPyodide,
+    options: { indexURL, stdLibURL: resolve(results.stdlib), _makeSnapshot: true },
+    afterStart: (python) => addLaterStdlib(python, later, { patterns: withPatterns }),
+    micropip: resolve(results.micropip),
+    wheel: readFileSync(results.wheel),
+    name: basename(results.wheel),
   });
-  addLaterStdlib(fresh, new Uint8Array(readFileSync(results.later)), { patterns: withPatterns });
-  await pageBoot(fresh, results.micropip, results.wheel);
+  web.warm_up(617, 60); // as pageBoot
   await new Promise((resolve) => setTimeout(resolve, 0)); // as the worker does
   if (!takeSnapshot(fresh)) throw new Error("no memory snapshot could be taken");
   const checker = withCompiler(fresh);
