@@ -2,8 +2,11 @@
 """Build, serve, test and benchmark FreeCell Deals. Standard library only.
 
     python3 build.py                         build the static site into dist/
+        [--plain]                            none of the start-up's speed-ups, into dist-plain/
+        [--without LAYER,...]                all but these (LAYERS), into dist-without-LAYER.../
     python3 build.py serve [--port 8000]     build, then serve dist/ on http://127.0.0.1:8000/
         [--network fast|slow]                as a CDN over a shaped link (10 or 1.6 Mbit/s)
+        [--plain | --without LAYER,...]      that site instead
     python3 build.py test [PYTEST ARGS...]   build, lint, type-check and run every test
     python3 build.py bench                   measure the dealer, the page (on loopback and over
                                              shaped networks, and Lighthouse's mobile audit), the
@@ -32,12 +35,14 @@ import tempfile
 import threading
 import venv
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from site_server import NETWORK_NAMES, NETWORKS, Cdn, Link, serve
+from devtools.chromium import find_chromium
+from devtools.paths import DIST, PLAIN_DIST, PYODIDE, ROOT, WEB
+from devtools.site_server import NETWORK_NAMES, NETWORKS, Cdn, Link, serve
 
-ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 VENV_PYTHON = VENV / "bin" / "python"
 WHEEL_DIR = ROOT / "build" / "wheel"
@@ -46,9 +51,6 @@ PAGE_LEAVES_OUT = re.compile(r"freecell/(__main__\.py|_cli/.*)|[^/]+\.dist-info/
 """The wheel's files that the page's copy of it leaves out: the command line, which the page
 never runs (`freecell analyze` among it needs its extra's libraries, Dask and pyarrow, which
 Pyodide has not)."""
-WEB = ROOT / "web"
-DIST = ROOT / "dist"
-PYODIDE = WEB / "node_modules" / "pyodide"
 COMPILED_DIR = ROOT / "build" / "compiled"
 RUNTIME_DIR = ROOT / "build" / "runtime"
 MICROPIP_DIR = ROOT / "build" / "micropip"
@@ -76,6 +78,30 @@ each leaves as files of their own: boot.js, which index.html also loads on its o
 one worker); the languages; and what the worker imports only when it boots (the runtime,
 snapshot.js). A browser then fetches two modules where it fetched thirty, three levels deep."""
 SOURCES = [ROOT / "pyproject.toml", ROOT / "README.md", *sorted((ROOT / "py").rglob("*.py"))]
+LAYERS = {
+    "shrink": "the runtime's WebAssembly without the exports only a shared library could call "
+    "(shrink_runtime, web/tools/shrink_wasm.mjs)",
+    "compile": "the standard library (only what the page imports, in two zips, gzipped), "
+    "micropip and our wheel compiled to bytecode at build time (compile_python, "
+    "web/tools/compile_python.mjs; app/stdlib.js)",
+    "patterns": "the regular expressions the boot compiles, compiled at build time "
+    "(compile_python.py's patterns; needs compile)",
+    "generated": "the code dataclasses and namedtuple generate in the boot, compiled at build "
+    "time (compile_python.py's generated_code; needs compile)",
+    "stream": "the runtime's downloads started early: its JavaScript preloaded by the page, "
+    "its WebAssembly compiled by the worker as it streams, an empty lock file (app/stream.js)",
+    "bundles": "the page's modules in two bundles (bundle_modules, esbuild)",
+    "snapshot": "later visits resume Python from a memory snapshot of the first (app/snapshot.js)",
+    "openings": "a repeat visit shows the board remembered from the last one while Python "
+    "starts (app/openings.js)",
+    "routes": "the service worker's static routes: the build's files straight from its cache "
+    "(sw.js)",
+}
+"""The start-up's speed-ups, each a layer over the plain boot (app/python.js) with its switch:
+the build leaves out those it is told to (`--without`, `--plain`: all), and manifest.json's
+`layers` tells the page's code which are on."""
+NEEDS = {"patterns": "compile", "generated": "compile"}
+"""The layers that work only with another."""
 
 
 def log(message: str) -> None:
@@ -228,14 +254,15 @@ def shrink_runtime(runtime: dict[str, Any]) -> Path:
 
 
 def compile_python(
-    runtime: dict[str, Any], files: Path, micropip: Path, dealer: Path
+    runtime: dict[str, Any], files: Path, micropip: Path, wheel: Path, layers: Sequence[str]
 ) -> dict[str, Path]:
     """Return the page's Python, compiled to bytecode by the runtime itself (cached).
 
-    By key: ``stdlib`` its standard library (what Python's start imports, and the code
-    dataclasses and namedtuple generate in the boot compiled), ``stdlib_later``
-    the rest of it (what the page's boot imports after the start: web/src/app/stdlib.js) and
-    the page's regular expressions compiled, ``micropip`` and ``dealer`` the two wheels.
+    By key: ``stdlib`` its standard library (what Python's start imports, and with the layer
+    ``generated`` the code dataclasses and namedtuple generate in the boot compiled),
+    ``stdlib_later`` the rest of it (what the page's boot imports after the start:
+    web/src/app/stdlib.js) and with ``patterns`` the page's regular expressions compiled,
+    ``micropip`` and ``wheel`` the two wheels. `layers`: which of the two to compile.
 
     web/tools/compile_python.mjs boots the runtime under Node.js, runs the page's boot and
     every request of its API, compile_python.py compiles what they imported (of our wheel,
@@ -245,28 +272,35 @@ def compile_python(
     """
     h = hashlib.sha256(runtime["pyodide"].encode())
     tools = [COMPILE_PYTHON, *(COMPILE_PYTHON.with_name(name) for name in PYTHON_TOOLS)]
-    page_modules = [WEB / "src" / "app" / name for name in ("stdlib.js", "snapshot.js")]
+    page = ("stdlib.js", "snapshot.js", "python.js")  # the page's modules the tool imports
+    page_modules = [WEB / "src" / "app" / name for name in page]
     inputs = [*tools, *page_modules, files / "python_stdlib.zip", files / WASM]
-    inputs += [micropip, dealer]
+    inputs += [micropip, wheel]
     for path in inputs:
         h.update(path.read_bytes())
+    h.update(" ".join(layers).encode())
     folder = COMPILED_DIR / f"{runtime['pyodide']}-{h.hexdigest()[:16]}"
     results = {
         "stdlib": folder / "python_stdlib.zip",
         "stdlib_later": folder / "python_stdlib_later.zip",
         "micropip": folder / micropip.name,
-        "dealer": folder / dealer.name,
+        "wheel": folder / wheel.name,
     }
     if all(path.exists() for path in results.values()):
+        folder.touch()  # used now: kept longest (see below)
         return results
     if shutil.which("node") is None:
         log("node is missing: install Node.js (Debian: apt-get install nodejs)")
         sys.exit(1)
     log(f"compiling the page's Python to bytecode in Pyodide {runtime['pyodide']}")
-    shutil.rmtree(COMPILED_DIR, ignore_errors=True)
+    # build/compiled/ keeps the latest few results: one for each set of layers built lately.
+    kept = sorted(COMPILED_DIR.glob("*"), key=lambda path: path.stat().st_mtime, reverse=True)
+    for old in kept[6:]:
+        shutil.rmtree(old, ignore_errors=True)
     partial = folder.with_name(folder.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)
-    run("node", COMPILE_PYTHON, files, micropip, dealer, partial)
+    run("node", COMPILE_PYTHON, files, micropip, wheel, partial, *layers)
     partial.rename(folder)
     return results
 
@@ -365,91 +399,90 @@ def bundle_modules(site: Path) -> None:
         (site / name).unlink()
 
 
-def build_site() -> None:
-    """Build dist/: the page, the runtime, micropip and our wheel, with relative URLs only."""
-    dealer = page_wheel(build_wheel())
+def site_folder(layers: frozenset[str]) -> Path:
+    """Return where a site with these layers is built: dist/, dist-plain/ or dist-without-.../."""
+    if layers == frozenset(LAYERS):
+        return DIST
+    if not layers:
+        return PLAIN_DIST
+    return ROOT / "-".join(["dist-without", *sorted(set(LAYERS) - layers)])
+
+
+def chosen_layers(plain: bool, without: str | None) -> frozenset[str]:
+    """Return the layers a command line asks for: all, none (`plain`), or all but `without`."""
+    if plain:
+        return frozenset()
+    left_out = {name.strip() for name in (without or "").split(",") if name.strip()}
+    if unknown := left_out - set(LAYERS):
+        sys.exit(
+            f"build.py: no layer {', '.join(sorted(unknown))}; the layers: {', '.join(LAYERS)}"
+        )
+    layers = set(LAYERS) - left_out
+    return frozenset(layer for layer in layers if NEEDS.get(layer, layer) in layers)
+
+
+def build_site(layers: frozenset[str] = frozenset(LAYERS)) -> Path:
+    """Build a site with these LAYERS (site_folder's); return its folder. Relative URLs only.
+
+    The page, the runtime, micropip and our wheel; without a layer, the step that makes it is
+    left out, and manifest.json's `layers` tells the page's code it is off.
+    """
+    site = site_folder(layers)
+    wheel = page_wheel(build_wheel())
     runtime = install_runtime()
     micropip = download_micropip(runtime.pop("micropip"))
-    files = shrink_runtime(runtime)
-    compiled = compile_python(runtime, files, micropip, dealer)
-    log("building dist/")
-    shutil.rmtree(DIST, ignore_errors=True)
-    shutil.copytree(WEB / "src", DIST)
-    bundle_modules(DIST)
-    (DIST / "pyodide").mkdir()
-    for name in PYODIDE_FILES:
-        shutil.copy2(files / name, DIST / "pyodide" / name)
-    # The WebAssembly, the stdlib and the wheels each sit in a folder named by their content, so
-    # a browser's cache can never hand a page another build's copy; the stdlib keeps its stock
-    # name, python_stdlib.zip, gzipped (see gzipped).
+    files = shrink_runtime(runtime) if "shrink" in layers else PYODIDE
+    stdlib: dict[str, Path] = {"stdlib": files / "python_stdlib.zip"}
+    if "compile" in layers:
+        which = [layer for layer in ("patterns", "generated") if layer in layers]
+        compiled = compile_python(runtime, files, micropip, wheel, which)
+        stdlib = {key: gzipped(compiled[key]) for key in ("stdlib", "stdlib_later")}
+        micropip, wheel = compiled["micropip"], compiled["wheel"]
+    log(f"building {site.relative_to(ROOT)}/")
+    shutil.rmtree(site, ignore_errors=True)
+    shutil.copytree(WEB / "src", site)
+    if "bundles" in layers:
+        bundle_modules(site)
+    (site / "pyodide").mkdir()
+    stock = [] if "stream" in layers else ["pyodide-lock.json"]  # loadPyodide asks for it
+    for name in [*PYODIDE_FILES, *stock]:
+        shutil.copy2(files / name, site / "pyodide" / name)
+    # The stdlib and the wheels each sit in a folder named by their content, so a browser's
+    # cache can never hand a page another build's copy; the stdlib keeps its stock name,
+    # python_stdlib.zip (gzipped: see gzipped). So does the WebAssembly, which the worker
+    # downloads itself ("stream"); without, it is where loadPyodide looks, pyodide/.
     placed = {}
     for key, source, folder in (
-        ("wasm", files / WASM, "pyodide"),
-        ("stdlib", gzipped(compiled["stdlib"]), "stdlib"),
-        ("stdlib_later", gzipped(compiled["stdlib_later"]), "stdlib"),
-        ("micropip", compiled["micropip"], "wheels"),
-        ("dealer", compiled["dealer"], "wheels"),
+        ("wasm", files / WASM, "pyodide" if "stream" in layers else None),
+        *((key, path, "stdlib") for key, path in stdlib.items()),
+        ("micropip", micropip, "wheels"),
+        ("wheel", wheel, "wheels"),
     ):
-        target = DIST / folder / digest([source])[:12] / source.name
-        target.parent.mkdir(parents=True)
+        target = site / "pyodide" / source.name
+        if folder is not None:
+            target = site / folder / digest([source])[:12] / source.name
+            target.parent.mkdir(parents=True)
         shutil.copy2(source, target)
-        placed[key] = target.relative_to(DIST).as_posix()
-    write_preloads(DIST, [RUNTIME_JS])
-    seal(DIST, {**runtime, **placed})
-    (DIST / ".nojekyll").write_text("")  # GitHub Pages: serve the files as they are
+        placed[key] = target.relative_to(site).as_posix()
+    write_preloads(site, [RUNTIME_JS] if "stream" in layers else [])
+    seal(site, {**runtime, **placed, "layers": sorted(layers)})
+    (site / ".nojekyll").write_text("")  # GitHub Pages: serve the files as they are
+    return site
 
 
-def command_serve(port: int, network: str | None) -> None:
-    """Build the site and serve it on 127.0.0.1 until interrupted (as a CDN, if `network`)."""
-    build_site()
+def command_serve(port: int, network: str | None, layers: frozenset[str]) -> None:
+    """Build a site and serve it on 127.0.0.1 until interrupted (as a CDN, if `network`)."""
+    site = build_site(layers)
     cdn = None if network is None else Cdn(link=Link(*NETWORKS[network]))
-    with serve(DIST, port=port, cdn=cdn, quiet=False) as url:
+    with serve(site, port=port, cdn=cdn, quiet=False) as url:
         how = (
             "" if network is None else f" through the {network} network ({NETWORK_NAMES[network]})"
         )
-        log(f"serving dist/ on {url}{how} (Ctrl+C stops)")
+        log(f"serving {site.relative_to(ROOT)}/ on {url}{how} (Ctrl+C stops)")
         try:
             threading.Event().wait()
         except KeyboardInterrupt:
             log("stopped")
-
-
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-"""How the browser tests and the bench start Chromium: headless-safe, and quiet on a closed
-network (no background requests, updates or sync)."""
-
-
-def chromium_executable() -> str | None:
-    """Return the Chromium that the tests and the benches launch, or None for Playwright's own.
-
-    $FREECELL_CHROMIUM (a path, or a name on PATH) if set, else `chromium` on PATH. A
-    FREECELL_CHROMIUM that names no executable is an error, not a fallback.
-    """
-    configured = os.environ.get("FREECELL_CHROMIUM")
-    if configured:
-        found = shutil.which(configured)
-        if found is None:
-            msg = f"FREECELL_CHROMIUM={configured!r} is not an executable file"
-            raise FileNotFoundError(msg)
-        return found
-    return shutil.which("chromium")
-
-
-def find_chromium() -> str | None:
-    """Return how the browser tests will find Chromium, or None if they cannot."""
-    if path := chromium_executable():
-        return path
-    cache = Path(os.environ.get("PLAYWRIGHT_BROWSERS_PATH", Path.home() / ".cache/ms-playwright"))
-    if any(cache.glob("chromium*/chrome-linux*/chrome")):
-        return "Playwright's own Chromium"
-    return None
 
 
 def ensure_chromium() -> None:
@@ -481,6 +514,7 @@ def command_test(pytest_args: list[str]) -> None:
     """Lint, type-check and run the whole test suite against the installed wheel."""
     ensure_venv("test")
     build_site()
+    build_site(frozenset())  # the plain site, which tests/test_plain.py plays on
     install_wheel(build_wheel())
     ensure_chromium()
     bin_dir = VENV / "bin"
@@ -507,20 +541,38 @@ def command_bench() -> None:
     build_site()
     install_wheel(build_wheel())
     ensure_chromium()
-    run(VENV_PYTHON, ROOT / "bench" / "bench_dealer.py")
-    run(VENV_PYTHON, ROOT / "bench" / "bench_web.py")
-    run(VENV_PYTHON, ROOT / "bench" / "bench_solver.py")  # FREECELL_SOLVER_DEALS=N: 1..N only
-    run(VENV_PYTHON, ROOT / "bench" / "bench_analyze.py")  # FREECELL_ANALYZE_DEALS=N: 1..N only
-    run(VENV_PYTHON, ROOT / "bench" / "bench_hints.py")
-    run(VENV_PYTHON, ROOT / "bench" / "bench_network.py")
-    run(VENV_PYTHON, ROOT / "bench" / "bench_lighthouse.py")
+    # The benches run as modules of the package bench/, from the root (run's folder), where
+    # they import devtools/ and one another.
+    run(VENV_PYTHON, "-m", "bench.bench_dealer")
+    run(VENV_PYTHON, "-m", "bench.bench_web")
+    run(VENV_PYTHON, "-m", "bench.bench_solver")  # FREECELL_SOLVER_DEALS=N: 1..N only
+    run(VENV_PYTHON, "-m", "bench.bench_analyze")  # FREECELL_ANALYZE_DEALS=N: 1..N only
+    run(VENV_PYTHON, "-m", "bench.bench_hints")
+    run(VENV_PYTHON, "-m", "bench.bench_network")
+    run(VENV_PYTHON, "-m", "bench.bench_lighthouse")
+
+
+def add_layer_options(parser: argparse.ArgumentParser) -> None:
+    """Add the options that choose the site's LAYERS: --plain, --without."""
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument(
+        "--plain", action="store_true", help="none of the start-up's speed-ups: dist-plain/"
+    )
+    which.add_argument(
+        "--without",
+        metavar="LAYER,...",
+        help="all the start-up's speed-ups but these (dist-without-LAYER.../): "
+        + ", ".join(LAYERS),
+    )
 
 
 def main() -> None:
     """Parse the command line and run the command."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_layer_options(parser)
     sub = parser.add_subparsers(dest="command")
     serve = sub.add_parser("serve", help="build, then serve dist/ locally")
+    add_layer_options(serve)
     serve.add_argument("--port", type=int, default=8000, help="default 8000; 0 picks a free one")
     serve.add_argument(
         "--network",
@@ -537,14 +589,16 @@ def main() -> None:
     if args.command == "test":
         command_test(extra)
     elif args.command == "serve":
-        command_serve(args.port, args.network)
+        command_serve(args.port, args.network, chosen_layers(args.plain, args.without))
     elif args.command == "bench":
         command_bench()
     elif args.command == "wheel":
         log(f"built {build_wheel().relative_to(ROOT)}")
     else:
-        build_site()
-        log("built dist/: serve it with `python3 build.py serve`")
+        layers = chosen_layers(args.plain, args.without)
+        site = build_site(layers).relative_to(ROOT)
+        how = " --plain" if not layers else f" --without {args.without}" if args.without else ""
+        log(f"built {site}/: serve it with `python3 build.py serve{how}`")
 
 
 if __name__ == "__main__":

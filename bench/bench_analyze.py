@@ -1,6 +1,6 @@
 """Time `freecell analyze 1..32000` against `freecell solve 1..32000 --jobs 2`, side by side.
 
-Run with `python3 build.py bench` (or alone: `.venv/bin/python bench/bench_analyze.py`; a
+Run with `python3 build.py bench` (or alone: `.venv/bin/python -m bench.bench_analyze`; a
 shorter run: `--deals 4000` or `FREECELL_ANALYZE_DEALS=4000`); it prints a table and writes it
 into docs/performance.md. The two commands run as a user runs them (the venv's `freecell`, a
 new process each time), alternately, `--repeat` times each (the first of each pair alternates
@@ -30,8 +30,9 @@ import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.compute as pc  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
+from bench.performance_doc import DOC, write_section
+
 ROOT = Path(__file__).resolve().parent.parent
-from performance_doc import DOC, write_section  # noqa: E402 - beside this file
 
 FREECELL = str(Path(sys.executable).with_name("freecell"))
 TARGET = 1.10
@@ -115,7 +116,7 @@ def report(
         (
             f"Measured {time.strftime('%Y-%m-%d')} on {machine}, deals 1..{deals:,}, {runs} runs "
             f"of each, alternating; load average {load[0]:.1f} before, {load[1]:.1f} after. "
-            f"Command: `python3 bench/bench_analyze.py --deals {deals}` ({chunked})."
+            f"Command: `.venv/bin/python -m bench.bench_analyze --deals {deals}` ({chunked})."
         ),
         "",
         "| command | median wall time | runs, wall (CPU) in s | ratio | target |",

@@ -1,9 +1,16 @@
 """Compare the deal changes, cold or repeat visits of several builds side by side, by rounds.
 
-    .venv/bin/python bench/bench_builds.py before=/path/to/old/dist now=dist
-    .venv/bin/python bench/bench_builds.py --phone before=/path/to/old/dist now=dist
-    .venv/bin/python bench/bench_builds.py --cold [--network fast] before=... now=...
-    .venv/bin/python bench/bench_builds.py --repeat [--network fast] before=... now=...
+    .venv/bin/python -m bench.bench_builds before=/path/to/old/dist now=dist
+    .venv/bin/python -m bench.bench_builds --phone before=/path/to/old/dist now=dist
+    .venv/bin/python -m bench.bench_builds --cold [--network fast] before=... now=...
+    .venv/bin/python -m bench.bench_builds --repeat [--network fast] before=... now=...
+    .venv/bin/python -m bench.bench_builds --layers [--network fast] [--no-doc] [NAME=DIST...]
+
+With --layers it builds the site with every layer of the start-up (build.py's LAYERS: dist/),
+the same less each layer (`build.py --without LAYER`) and the plain site (`build.py --plain`),
+then measures their cold and repeat visits side by side (and any builds named, such as an older
+one): each layer's worth is its row, the time of the site without it over the full site's. It
+writes the tables into docs/performance.md (unless --no-doc).
 
 Each build is served on its own port and opened in its own context (?deal=1, then a rest once
 ready); then, round after round, each page clicks Next 25 times with bench_web.py's script: the
@@ -24,38 +31,57 @@ an order reversed every other round, and each ratio comes with a 95 % bootstrap 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
+import json
+import os
 import random
+import re
 import statistics
+import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from bench_network import cold, profiles, repeat
-from bench_web import DEAL_CHANGES_SCRIPT, REST_MS, SETTLE_MS, percentile
 from playwright.sync_api import Page, sync_playwright
 
-from build import CHROMIUM_ARGS, chromium_executable  # at the root, on the path since bench_web
-from site_server import NETWORKS, Cdn, Link, serve
+from bench.bench_network import cold, profiles, repeat
+from bench.bench_web import DEAL_CHANGES_SCRIPT, REST_MS, SETTLE_MS, percentile
+from bench.performance_doc import write_section
+from devtools.chromium import CHROMIUM_ARGS, chromium_executable
+from devtools.paths import DIST, ROOT
+from devtools.site_server import NETWORK_NAMES, NETWORKS, Cdn, Link, serve
 
 
 def main() -> None:
     """Measure the builds named on the command line and print a Markdown table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("builds", nargs="+", metavar="NAME=DIST", help="a name and a dist/")
+    parser.add_argument("builds", nargs="*", metavar="NAME=DIST", help="a name and a dist/")
     parser.add_argument("--rounds", type=int, help="rounds (8 of 25 changes; 5 cold visits)")
     parser.add_argument("--phone", action="store_true", help="a 360 x 740 touch phone's pages")
     parser.add_argument("--cold", action="store_true", help="cold visits instead (5 rounds)")
     parser.add_argument("--repeat", action="store_true", help="repeat visits instead (5 rounds)")
     parser.add_argument("--network", choices=sorted(NETWORKS), help="the visits over this link")
+    parser.add_argument(
+        "--layers",
+        action="store_true",
+        help="full, full less each layer, and plain; cold and repeat",
+    )
+    parser.add_argument("--no-doc", action="store_true", help="with --layers: only print")
     args = parser.parse_args()
-    builds = dict(item.split("=", 1) for item in args.builds)
+    others = dict(item.split("=", 1) for item in args.builds)
+    if args.layers:
+        layer_visits(others, args.rounds or 5, args.network, write=not args.no_doc)
+        return
+    if not args.builds:
+        parser.error("name the builds (NAME=DIST ...), or --layers")
+    builds = others
     for name, folder in builds.items():
         if not (Path(folder) / "index.html").exists():
             sys.exit(f"{name}: {folder} has no index.html; build it first")
     if args.cold or args.repeat:
-        page_visits(builds, args.rounds or 5, args.network, again=args.repeat)
+        print("\n".join(page_visits(builds, args.rounds or 5, args.network, again=args.repeat)))
     else:
         deal_changes(builds, args.rounds or 8, args.phone)
 
@@ -87,10 +113,62 @@ def ratio(
     return f"{of(rounds) / of(baseline):.2f}x ({low:.2f}-{high:.2f})"
 
 
-def page_visits(builds: dict[str, str], rounds: int, network: str | None, again: bool) -> None:
-    """Open each build cold (or `again`), round after round; print medians and worker's marks."""
+def layer_builds() -> dict[str, str]:
+    """Build the full site, the full site less each layer, and the plain one; name each."""
+    manifest = json.loads((DIST / "manifest.json").read_text()) if DIST.is_dir() else {}
+    layers: list[str] = manifest.get("layers") or []
+    builds = {"full": DIST}
+    options: list[tuple[str, list[str]]] = [("full", [])]
+    options += [(f"less {layer}", ["--without", layer]) for layer in layers]
+    options += [("plain", ["--plain"])]
+    for name, option in options:
+        done = subprocess.run(
+            [sys.executable, "build.py", *option],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            sys.exit(f"build.py {' '.join(option)} failed:\n{done.stdout}{done.stderr}")
+        built = re.search(r"built (\S+)/:", done.stdout)
+        if built is None:
+            sys.exit(f"build.py {' '.join(option)} said where it built nothing:\n{done.stdout}")
+        builds[name] = ROOT / built.group(1)
+        if not layers and name == "full":  # dist/ was missing: now it names them
+            layers = json.loads((DIST / "manifest.json").read_text())["layers"]
+            options[1:1] = [(f"less {layer}", ["--without", layer]) for layer in layers]
+    return {name: str(folder) for name, folder in builds.items()}
+
+
+def layer_visits(others: dict[str, str], rounds: int, network: str | None, write: bool) -> None:
+    """Measure cold and repeat visits of the full site, less each layer, plain, and `others`."""
+    builds = {**layer_builds(), **others}
+    link = f"over {network} ({NETWORK_NAMES[network]})" if network else "on loopback"
+    load = os.getloadavg()
+    text = [
+        (
+            f"Measured {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC {link}, "
+            f"{rounds} visits each (the builds in turn), load average {load[0]:.1f} before; "
+            "medians, each ratio with its 95 % interval. `less X` is the full site built with "
+            "`build.py --without X`: a ratio above 1.00 is what X saves."
+        )
+    ]
+    for again in (False, True):
+        text += ["", *page_visits(builds, rounds, network, again=again, with_marks=False)]
+    text.append(f"\nLoad average {os.getloadavg()[0]:.1f} after.")
+    print("\n".join(text))
+    if write:
+        write_section(f"bench_builds.py {network or 'loopback'}", "\n".join(text), "Layers")
+
+
+def page_visits(
+    builds: dict[str, str], rounds: int, network: str | None, again: bool, with_marks: bool = True
+) -> list[str]:
+    """Open each build cold (or `again`), round after round; return a table (and marks)."""
     times: dict[str, list[float]] = {name: [] for name in builds}
     readies: dict[str, list[float]] = {name: [] for name in builds}
+    sizes: dict[str, list[int]] = {name: [] for name in builds}
     marks: dict[str, dict[str, list[float]]] = {name: {} for name in builds}
     with ExitStack() as stack, sync_playwright() as playwright:
         new_profile = profiles(playwright, chromium_executable())
@@ -111,16 +189,14 @@ def page_visits(builds: dict[str, str], rounds: int, network: str | None, again:
                     load, timings = cold(new_profile, url, cdn.log)
                 times[name].append(load.elapsed)
                 readies[name].append(load.ready)
+                sizes[name].append(load.size)
                 for mark in timings["marks"]:
                     at = mark["at"] - timings["origin"]
                     marks[name].setdefault(mark["name"], []).append(at)
     first = next(iter(builds))
-    visit = "repeat" if again else "cold"
-    print(
-        f"| build | {visit}, to the board ({rounds} visits, median) | ratio to {first} "
-        f"| to ready | ratio to {first} |"
-    )
-    print("|---|---:|---:|---:|---:|")
+    visit = "repeat visit, HTTP cache expired" if again else "cold visit"
+    head = f"| build | {visit}: to the board | ratio to {first} | to ready | ratio to {first} "
+    lines = [head + "| bytes on the wire |", "|---|---:|---:|---:|---:|---:|"]
 
     def rounds_of(visits: list[float]) -> list[list[float]]:
         return [[each] for each in visits]  # a round is one visit of each build
@@ -129,11 +205,16 @@ def page_visits(builds: dict[str, str], rounds: int, network: str | None, again:
         board, ready = statistics.median(values), statistics.median(readies[name])
         boards = ratio(rounds_of(values), rounds_of(times[first]))
         readies_ratio = ratio(rounds_of(readies[name]), rounds_of(readies[first]))
-        print(f"| {name} | {board:,.0f} ms | {boards} | {ready:,.0f} ms | {readies_ratio} |")
-    for name, found in marks.items():
+        size = statistics.median(sizes[name]) / 1e6
+        lines.append(
+            f"| {name} | {board:,.0f} ms | {boards} | {ready:,.0f} ms | {readies_ratio} "
+            f"| {size:.2f} MB |"
+        )
+    for name, found in marks.items() if with_marks else ():
         medians = sorted((statistics.median(at), mark) for mark, at in found.items())
-        print(f"\n{name}, the worker's marks (ms from navigation, medians):")
-        print(", ".join(f"{mark} {at:,.0f}" for at, mark in medians))
+        lines.append(f"\n{name}, the worker's marks (ms from navigation, medians):")
+        lines.append(", ".join(f"{mark} {at:,.0f}" for at, mark in medians))
+    return lines
 
 
 def deal_changes(builds: dict[str, str], rounds: int, phone: bool) -> None:

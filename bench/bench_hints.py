@@ -33,14 +33,12 @@ from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from bench_web import percentile  # noqa: E402 - beside this file
-from performance_doc import write_section  # noqa: E402 - beside this file
-
-from build import CHROMIUM_ARGS, DIST, chromium_executable  # noqa: E402 - at the root
-from freecell import Position, deal, solve  # noqa: E402 - the venv's library
-from site_server import serve  # noqa: E402 - beside build.py
+from bench.bench_web import percentile
+from bench.performance_doc import write_section
+from devtools.chromium import CHROMIUM_ARGS, chromium_executable
+from devtools.paths import DIST
+from devtools.site_server import serve
+from freecell import Position, deal, solve
 
 TARGETS = {"hint_p95_s": 1.5, "change_p95_ms": 50.0, "guard_p95_s": 1.0}
 IMPOSSIBLE = [11982, 146692, 186216, 455889, 495505, 512118, 517776, 781948]

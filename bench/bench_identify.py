@@ -1,6 +1,6 @@
 """Time `freecell.identify` per find: whole layouts and first rows, each generator, no deal.
 
-Run with `.venv/bin/python bench/bench_identify.py` (about a minute with the defaults). Deals
+Run with `.venv/bin/python -m bench.bench_identify` (about a minute with the defaults). Deals
 are drawn at random (fixed seed) from each generator's range; each find lists every deal that
 begins with the cards (a first row of 8 cards is nearly always one deal). Prints a Markdown table
 of the median, 90th percentile and maximum seconds per find, and the number of finds.
@@ -16,7 +16,6 @@ import argparse
 import platform
 import random
 import statistics
-import sys
 import time
 from pathlib import Path
 
@@ -56,9 +55,9 @@ def page_main(count: int) -> None:
     """Time the Find dialog in headless Chromium, on the built site, and print the table."""
     from playwright.sync_api import expect, sync_playwright  # noqa: PLC0415 - --page only
 
-    sys.path.insert(0, str(ROOT))
-    from build import CHROMIUM_ARGS, DIST, chromium_executable  # noqa: PLC0415
-    from site_server import serve  # noqa: PLC0415 - beside build.py
+    from devtools.chromium import CHROMIUM_ARGS, chromium_executable  # noqa: PLC0415
+    from devtools.paths import DIST  # noqa: PLC0415
+    from devtools.site_server import serve  # noqa: PLC0415
 
     rng = random.Random(20261128)  # noqa: S311 - a fixed sample of deals, no secret
     print(f"headless Chromium, the built site, {count} deals a row")

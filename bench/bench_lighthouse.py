@@ -1,6 +1,6 @@
 """Score the page with Lighthouse as a phone sees it: performance, accessibility, and the rest.
 
-    .venv/bin/python bench/bench_lighthouse.py [NAME=DIST ...]   (default: now=dist)
+    .venv/bin/python -m bench.bench_lighthouse [NAME=DIST ...]   (default: now=dist)
 
 Lighthouse (the npm package pinned in web/package.json) runs with its mobile settings (a Moto G
 Power's 412 x 823 screen, touch, slow 4G and CPU simulated) in the Chromium the tests use, against
@@ -23,12 +23,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from performance_doc import write_section  # noqa: E402 - beside this file
-
-from build import WEB, chromium_executable  # noqa: E402 - build.py lives at the root
-from site_server import Cdn, serve  # noqa: E402 - beside build.py
+from bench.performance_doc import write_section
+from devtools.chromium import chromium_executable
+from devtools.paths import ROOT, WEB
+from devtools.site_server import Cdn, serve
 
 LIGHTHOUSE = WEB / "node_modules" / "lighthouse" / "cli" / "index.js"
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]

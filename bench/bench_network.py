@@ -30,14 +30,11 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from bench_web import (  # noqa: E402 - bench_web.py lives beside this file
+from bench.bench_web import (
     APP_PATH,
     BARE_PATH,
     FIRST_BOARD_SCRIPT,
@@ -46,11 +43,11 @@ from bench_web import (  # noqa: E402 - bench_web.py lives beside this file
     private_site,
     verdict,
 )
-from performance_doc import DOC, write_section  # noqa: E402 - beside this file
-
-from build import CHROMIUM_ARGS, chromium_executable  # noqa: E402 - build.py lives at the root
-from helpers import poll  # noqa: E402 - bench_web put tests/ on the path; the CSP allows this wait
-from site_server import (  # noqa: E402 - beside build.py
+from bench.performance_doc import DOC, write_section
+from devtools.chromium import CHROMIUM_ARGS, chromium_executable
+from devtools.page import poll
+from devtools.paths import ROOT
+from devtools.site_server import (
     NETWORK_NAMES,
     NETWORKS,
     Cdn,
@@ -65,9 +62,15 @@ visit's board and its ready state each ≤ 0.10x the app's cold visit."""
 BOOT_MS = 180_000  # the bare boot on the slow profile takes about a minute
 SNAPSHOT_STORED_JS = """async () => {
   const registration = await navigator.serviceWorker.getRegistration();
-  const snapshot = await caches.match(new URL("snapshot.bin", location.href).href);
-  return Boolean(snapshot) && registration?.active?.state === "activated";
+  if (registration?.active?.state !== "activated") return false;
+  const manifest = await caches.match(new URL("manifest.json", location.href).href);
+  const layers = manifest ? (await manifest.json()).layers : undefined;
+  if (layers && !layers.includes("snapshot")) return true; // a build without the layer
+  return Boolean(await caches.match(new URL("snapshot.bin", location.href).href));
 }"""
+"""Whether the app's offline copy is complete: its service worker active and, in a build with
+the memory snapshot (manifest.json's `layers`; every build before they had a switch), the
+snapshot stored."""
 TIMINGS_JS = """() => {
   const origin = performance.timeOrigin;
   const entries = [...performance.getEntriesByType("navigation"),

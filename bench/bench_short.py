@@ -1,6 +1,6 @@
 """Short solutions (`solve(n, short=True)`) against macroxue/freecell's stored solutions.
 
-Run alone: `.venv/bin/python bench/bench_short.py --macroxue DIR`, where DIR is a clone of
+Run alone: `.venv/bin/python -m bench.bench_short --macroxue DIR`, where DIR is a clone of
 https://github.com/macroxue/freecell (a bare one will do): its `solutions/block.K` files hold a
 solution for each deal of 1..1,000,000 (1,000 deals a file). They are this bench's oracle only:
 nothing of them is shipped or looked up by the library. Player moves are counted the same way on
@@ -28,10 +28,8 @@ import sys
 import time
 from pathlib import Path
 
+from bench.performance_doc import write_section
 from freecell import MAX_DEAL, Game, solve
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from performance_doc import write_section
 
 MACROXUE_MEAN = 25.5
 """macroxue's mean over deals 1..1,000,000, from its README (the beyond sample's yardstick)."""
@@ -147,8 +145,9 @@ def main() -> None:
     lines = [
         (
             f"Measured {dt.datetime.now(dt.UTC).date().isoformat()} with CPython "
-            f"{sys.version.split()[0]}, one process, `bench/bench_short.py --deals {args.deals} "
-            f"--beyond {args.beyond} --seed {args.seed}`; load average {load:.1f} at the start "
+            f"{sys.version.split()[0]}, one process, `python -m bench.bench_short "
+            f"--deals {args.deals} --beyond {args.beyond} --seed {args.seed}`; "
+            f"load average {load:.1f} at the start "
             "(2 cores shared with other work: wall seconds run above CPU seconds)."
         ),
         "",

@@ -1,6 +1,6 @@
 """Solve deals 1..32000 with freecell's solver and with fc-solve `-l lg`, side by side.
 
-Run with `python3 build.py bench` (or alone: `.venv/bin/python bench/bench_solver.py`; a
+Run with `python3 build.py bench` (or alone: `.venv/bin/python -m bench.bench_solver`; a
 shorter run: `FREECELL_SOLVER_DEALS=2000` or `--deals 2000`); it prints a table and writes it
 into docs/performance.md. Both sides run two at a time (the machine's
 cores): ours in two worker processes, each deal timed inside its worker (wall and CPU time);
@@ -34,11 +34,11 @@ from itertools import pairwise
 from multiprocessing import Pool
 from pathlib import Path
 
+from bench.performance_doc import DOC, write_section
 from freecell import deal, format_deal, solve
 from freecell._cli.replay import move_words
 
 ROOT = Path(__file__).resolve().parent.parent
-from performance_doc import DOC, write_section  # noqa: E402 - beside this file
 
 IMPOSSIBLE = (11982, 146692, 186216, 455889, 495505, 512118, 517776, 781948)
 TARGETS = {"median": 0.020, "p99": 0.5, "length": 0.80, "impossible": 10.0, "memory": 200.0}

@@ -34,21 +34,12 @@ from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page, Request, sync_playwright
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from bench_dealer import ours, pysol, time_once  # noqa: E402 - the dealer's benchmark
-from performance_doc import DOC, write_section  # noqa: E402 - beside this file
-
-from build import (  # noqa: E402 - build.py lives at the root
-    CHROMIUM_ARGS,
-    DIST,
-    PYODIDE,
-    chromium_executable,
-)
-from site_server import serve  # noqa: E402 - beside build.py
-
-sys.path.insert(0, str(ROOT / "tests"))
-from helpers import poll  # noqa: E402 - the tests' waits, which the page's CSP allows
+from bench.bench_dealer import ours, pysol, time_once
+from bench.performance_doc import DOC, write_section
+from devtools.chromium import CHROMIUM_ARGS, chromium_executable
+from devtools.page import poll
+from devtools.paths import DIST, PYODIDE, ROOT
+from devtools.site_server import serve
 
 SETTLE_MS = 1000  # from the page's ready state to the first of the 100 deal changes
 REST_MS = 20  # from a change's frame to the next click: a held key's repeat (issue 23)

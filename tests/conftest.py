@@ -27,7 +27,8 @@ from playwright.sync_api import (
     expect,
 )
 
-from build import CHROMIUM_ARGS, chromium_executable
+from devtools.chromium import CHROMIUM_ARGS, chromium_executable
+from devtools.site_server import Cdn, serve
 from helpers import (
     DESKTOP,
     DIST,
@@ -41,7 +42,6 @@ from helpers import (
     origin,
     settle,
 )
-from site_server import Cdn, serve
 
 SUBPATH = "/nested/sub/path/"
 """Where the second server serves dist/: only relative URLs work from there."""

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import strategies as st
 from playwright.sync_api import BrowserContext, Locator, Page, Route, ViewportSize, expect
 
+from devtools import page as shared
 from freecell import CARD_CODES, FORMATS, Game, Position, deal, format_deal
 from freecell._cli.replay import move_words
 
@@ -51,8 +52,10 @@ DIST = ROOT / "dist"
 WEB = ROOT / "web" / "src"
 SOLUTIONS = ROOT / "tests" / "data" / "solutions"
 
-BOOT_MS = 60_000
-"""How long the first load may take: Pyodide downloads and starts Python (3-5 s usually)."""
+BOOT_MS = shared.BOOT_MS
+"""How long the first load may take (devtools.page's, which the benches share)."""
+poll = shared.poll
+"""Evaluate a script in the page until it returns something true (devtools.page's)."""
 TIMEOUT_MS = 30_000
 """The default wait for one step."""
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
@@ -220,24 +223,6 @@ def mouse_drag(page: Page, source: Locator, target: Locator, steps: int = 10) ->
 def shown_columns(page: Page) -> list[list[str]]:
     """Return the card codes of each `[data-column]` on the page, left to right, in DOM order."""
     return cast(list[list[str]], page.evaluate(BOARD_JS))
-
-
-def poll(page: Page, script: str, arg: Any = None, timeout_ms: int = BOOT_MS) -> Any:
-    """Evaluate `script` in the page until it returns something true; return that.
-
-    Playwright's `wait_for_function` evaluates its function with `eval`, which the page's
-    Content-Security-Policy forbids; `evaluate` is not subject to it.
-    """
-    waited = 0
-    while True:
-        value = page.evaluate(script, arg)
-        if value:
-            return value
-        if waited >= timeout_ms:
-            msg = f"still false after {timeout_ms} ms: {script}"
-            raise AssertionError(msg)
-        page.wait_for_timeout(100)
-        waited += 100
 
 
 def content_security_policy(site: Path = DIST) -> str:

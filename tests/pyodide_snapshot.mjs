@@ -1,7 +1,8 @@
 // Round-trip a memory snapshot through web/src/app/snapshot.js under Node.js, as the page's
-// worker does, with the site's own files: boot, install the wheel with micropip, answer the
-// page's first request, take the snapshot, turn it into the cached Response, read that back and
-// resume a second runtime from it. Prints one JSON line.
+// worker does, with the site's own files: boot, install the wheel with micropip (python.js, as
+// the worker and the build do), answer the page's first request, take the snapshot, turn it
+// into the cached Response, read that back and resume a second runtime from it. Prints one
+// JSON line.
 // Usage: node tests/pyodide_snapshot.mjs DIST_DIR
 import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -13,6 +14,7 @@ const [dist] = process.argv.slice(2);
 const { manifest, loadPyodide, options, laterStdlib } = await siteRuntime(dist);
 const snapshots = await import(pathToFileURL(join(dist, "app", "snapshot.js")).href);
 const { addLaterStdlib, LATER_STDLIB, PATTERNS } = await import("../web/src/app/stdlib.js");
+const { installWheel } = await import("../web/src/app/python.js"); // the worker's, bundled
 
 const first = await loadPyodide({ ...options, _makeSnapshot: true });
 addLaterStdlib(first, laterStdlib);
@@ -31,13 +33,11 @@ compiled = []
 _compiler.compile = counting(_compiler.compile, compiled)
 compiled
 `);
-await first.loadPackage(join(dist, manifest.micropip), { messageCallback: () => {} });
-const wheel = `/tmp/${basename(manifest.dealer)}`;
-first.FS.writeFile(wheel, new Uint8Array(readFileSync(join(dist, manifest.dealer))));
-const micropip = first.pyimport("micropip");
-await micropip.install(`emfs:${wheel}`);
-micropip.destroy();
-const firstWeb = first.pyimport("freecell._web");
+const firstWeb = await installWheel(first, {
+  micropip: join(dist, manifest.micropip),
+  wheel: readFileSync(join(dist, manifest.wheel)),
+  name: basename(manifest.wheel),
+});
 await new Promise((resolve) => setTimeout(resolve, 0));
 const firstSession = firstWeb.Session(); // the worker's, which answers before the snapshot
 firstSession.new_game("617", "", 0, true, "");

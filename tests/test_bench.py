@@ -1,11 +1,6 @@
 """The benches' arithmetic: how bench/bench_builds.py orders builds and states a ratio."""
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-
-from bench_builds import in_turn, ratio
+from bench.bench_builds import in_turn, ratio
 
 
 def test_the_builds_take_turns_first() -> None:

@@ -92,7 +92,7 @@ class TestSitePython:
         (build.py's shrink_runtime).
         """
         node, _ = node_and_wheel()
-        return run_node(node, "pyodide_run.mjs", DIST, DIST / manifest()["dealer"], script)
+        return run_node(node, "pyodide_run.mjs", DIST, DIST / manifest()["wheel"], script)
 
     def test_every_request_answers_as_in_cpython(self) -> None:
         """Each request of the page's API, refusals included, replies as CPython's does."""

@@ -31,6 +31,7 @@ from playwright.sync_api import BrowserContext, Page, Request, Route, expect
 
 from build import RUNTIME_JS, seal
 from conftest import record_requests
+from devtools.site_server import Cdn
 from helpers import (
     BOARD_JS,
     BOOT_MS,
@@ -45,7 +46,6 @@ from helpers import (
     poll,
     shown_columns,
 )
-from site_server import Cdn
 
 pytestmark = pytest.mark.browser
 
@@ -200,7 +200,7 @@ class TestFirstVisit:
         assert cdn.log is not None
         counts = Counter(s.path.split("?")[0] for s in cdn.log if s.status == 200)
         assert [path for path, count in counts.items() if count > 1] == []
-        for name in (files["wasm"], files["stdlib"], files["stdlib_later"], files["dealer"]):
+        for name in (files["wasm"], files["stdlib"], files["stdlib_later"], files["wheel"]):
             assert counts[f"/{name}"] == 1
         assert counts[f"/{RUNTIME_JS}"] == 1
         listed = {f"/{name}" for name in files["files"]} | {"/", "/manifest.json", "/sw.js"}
@@ -222,7 +222,7 @@ class TestFirstVisit:
             timings = worker_resources(page, "[entry.startTime, entry.responseEnd]")
         wasm_end = timings[site_url + files["wasm"]][1]
         assert timings[site_url + files["stdlib"]][0] < wasm_end
-        for name in ("stdlib_later", "micropip", "dealer"):
+        for name in ("stdlib_later", "micropip", "wheel"):
             assert timings[site_url + files[name]][0] >= wasm_end, name
 
     def test_the_first_board_does_not_wait_for_the_snapshot(
@@ -241,7 +241,7 @@ class TestFirstVisit:
             assert_board(page, 617)
             poll(page, SNAPSHOT_JS)
             marks = worker_marks(page)
-            assert marks["dealer-imported"] < marks["answered"] < marks["snapshot-taken"]
+            assert marks["wheel-imported"] < marks["answered"] < marks["snapshot-taken"]
             page.reload()
             expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
             assert_board(page, 617)
@@ -545,7 +545,7 @@ class TestSiteWheels:
         needs = {re.split(r"[=<>~!\[ ]", requirement)[0] for requirement in extra}
         (library,) = (ROOT / "build" / "wheel").glob("freecell_deals-*.whl")
         original = wheel_files(library)
-        page = wheel_files(DIST / manifest()["dealer"])
+        page = wheel_files(DIST / manifest()["wheel"])
 
         def imports(source: bytes) -> set[str]:
             found = set()
@@ -835,7 +835,7 @@ class TestSnapshot:
         page.wait_for_timeout(500)  # a loading stage reported late would show by now
         expect(page.locator("#status")).to_have_text("")
         assert f"{site_url}{files['stdlib']}" in requested
-        for name in ("stdlib_later", "dealer"):  # the first with the snapshot's files
+        for name in ("stdlib_later", "wheel"):  # the first with the snapshot's files
             assert f"{site_url}{files[name]}" not in requested
 
     def test_a_damaged_snapshot_is_replaced(self, returning: BrowserContext, site_url: str) -> None:
@@ -856,5 +856,5 @@ class TestSnapshot:
             assert_board(page, 617)
             saved = f"({SNAPSHOT_SIZE_JS})().then((found) => found?.complete && found.nonzero)"
             poll(page, saved)
-            assert f"{site_url}{files['dealer']}" in requested, damage
+            assert f"{site_url}{files['wheel']}" in requested, damage
             assert f"{site_url}{files['stdlib_later']}" in requested, damage

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from devtools import pips
 from freecell import Game, Position
 from helpers import (
     PHONE_OPTIONS,
@@ -40,8 +40,6 @@ from helpers import (
 
 pytestmark = pytest.mark.browser
 
-sys.path.insert(0, str(ROOT / "web" / "tools"))
-import pips  # noqa: E402 - web/tools/pips.py, which draws the PNGs the test checks
 
 AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
 SIZES = [(360, 640), (360, 740), (1024, 600), (1280, 800), (1920, 1080), (2560, 1440)]

@@ -1,17 +1,17 @@
 // Build the page's Python: exactly the modules the page imports, compiled to bytecode, and
 // check that it is enough.
 //
-// Usage: node web/tools/compile_python.mjs RUNTIME_DIR MICROPIP_WHEEL DEALER_WHEEL OUT_DIR
-// Writes OUT_DIR/python_stdlib.zip (what Python's start imports, and the code dataclasses and
-// namedtuple generate in the boot, compiled: compile_python.py's generated_code),
-// OUT_DIR/python_stdlib_later.zip (what the page's boot imports after it, and the regular
-// expressions it compiles after it, compiled: see ../src/app/stdlib.js) and the two wheels,
-// compiled, under their own names.
+// Usage: node web/tools/compile_python.mjs RUNTIME_DIR MICROPIP_WHEEL WHEEL OUT_DIR [LAYER...]
+// Writes OUT_DIR/python_stdlib.zip (what Python's start imports, and with the layer
+// "generated" the code dataclasses and namedtuple generate in the boot, compiled:
+// compile_python.py's generated_code), OUT_DIR/python_stdlib_later.zip (what the page's boot
+// imports after it, and with the layer "patterns" the regular expressions it compiles after
+// it, compiled: see ../src/app/stdlib.js) and the two wheels, compiled, under their own names.
 //
 // The stock python_stdlib.zip and the wheels hold only sources, which a page would compile on
 // every first visit, and most of which it never imports. This runs the page's own boot inside
-// the same Pyodide under Node.js (micropip installs the dealer's wheel, as the worker does,
-// then every request of the page's API runs once: freecell._web.warm_up), and
+// the same Pyodide under Node.js (../src/app/python.js, the worker's: micropip installs our
+// wheel; then every request of the page's API runs once: freecell._web.warm_up), and
 // compile_python.py compiles what was imported, in a second runtime. Then a third, with only
 // the results, runs the same boot again: a module the page needs but they lack fails the build
 // here, not in a visitor's browser.
@@ -19,29 +19,33 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [runtime, micropipWheel, dealerWheel, out] = process.argv.slice(2);
-if (!out) {
-  console.error("usage: node compile_python.mjs RUNTIME_DIR MICROPIP_WHEEL DEALER_WHEEL OUT_DIR");
+const [runtime, micropipWheel, ourWheel, out, ...layers] = process.argv.slice(2);
+const LAYERS = ["patterns", "generated"]; // compiled at build time, each if named
+if (!out || layers.some((layer) => !LAYERS.includes(layer))) {
+  console.error(
+    `usage: node compile_python.mjs RUNTIME_DIR MICROPIP_WHEEL WHEEL OUT_DIR [${LAYERS.join(" ")}]`,
+  );
   process.exit(2);
 }
+const withPatterns = layers.includes("patterns");
+const withGenerated = layers.includes("generated");
 const { loadPyodide } = await import(pathToFileURL(join(runtime, "pyodide.mjs")).href);
 const { takeSnapshot } = await import("../src/app/snapshot.js");
 const { addLaterStdlib, PATTERNS } = await import("../src/app/stdlib.js");
+const { bootPython, installWheel } = await import("../src/app/python.js");
 const indexURL = `${resolve(runtime)}/`;
 
 /**
- * The page's boot after loadPyodide (worker.js): micropip (from `installer`) installs the
- * dealer (`dealer`), which is imported and runs every request once.
+ * The page's boot after loadPyodide (python.js, as the worker runs it): micropip (from
+ * `installer`) installs our wheel (`wheel`), which is imported and runs every request once.
  */
-async function pageBoot(pyodide, installer, dealer) {
-  await pyodide.loadPackage(resolve(installer), { messageCallback: () => {} });
-  if (!pyodide.loadedPackages.micropip) throw new Error(`could not load ${installer}`);
-  const path = `/tmp/${basename(dealer)}`;
-  pyodide.FS.writeFile(path, new Uint8Array(readFileSync(dealer)));
-  const micropip = pyodide.pyimport("micropip");
-  await micropip.install(`emfs:${path}`);
-  micropip.destroy();
-  pyodide.pyimport("freecell._web").warm_up(617, 60); // a hint's whole search too
+async function pageBoot(pyodide, installer, wheel) {
+  const web = await installWheel(pyodide, {
+    micropip: resolve(installer),
+    wheel: readFileSync(wheel),
+    name: basename(wheel),
+  });
+  web.warm_up(617, 60); // a hint's whole search too
 }
 
 /** A runtime with compile_python.py importable. */
@@ -77,7 +81,7 @@ const page = await loadPyodide({
 const pageCompiler = withCompiler(page);
 const atStart = pageCompiler.imported().toJs({ dict_converter: Object.fromEntries }).stdlib;
 const patternsAtStart = pageCompiler.cached_patterns();
-await pageBoot(page, micropipWheel, dealerWheel);
+await pageBoot(page, micropipWheel, ourWheel);
 // The regular expressions the boot compiled after Python's start, compiled here for the page.
 const patterns = pageCompiler.patterns(patternsAtStart);
 const generated = pageCompiler.generated_code(GENERATED_MODULE);
@@ -100,23 +104,23 @@ const results = {
   stdlib: join(out, "python_stdlib.zip"),
   later: join(out, "python_stdlib_later.zip"),
   micropip: join(out, basename(micropipWheel)),
-  dealer: join(out, basename(dealerWheel)),
+  wheel: join(out, basename(ourWheel)),
 };
 const summary = [
   compiler.build_stdlib(
     compiling.toPy(first),
     "/tmp/python_stdlib.zip",
-    compiling.toPy({ [`${GENERATED_MODULE}.py`]: generated }),
+    compiling.toPy(withGenerated ? { [`${GENERATED_MODULE}.py`]: generated } : {}),
   ),
   compiler.build_stdlib(
     compiling.toPy(later),
     "/tmp/python_stdlib_later.zip",
-    compiling.toPy({ [`${PATTERNS}.py`]: patterns }),
+    compiling.toPy(withPatterns ? { [`${PATTERNS}.py`]: patterns } : {}),
   ),
 ];
 for (const [wheel, only, lines] of [
   [micropipWheel, compiling.toPy(ofMicropip), false],
-  [dealerWheel, undefined, true], // every module, with its lines: our tracebacks say where
+  [ourWheel, undefined, true], // every module, with its lines: our tracebacks say where
 ]) {
   const from = `/tmp/in-${basename(wheel)}`;
   compiling.FS.writeFile(from, new Uint8Array(readFileSync(wheel)));
@@ -130,23 +134,30 @@ for (const path of Object.values(results)) {
 // The check: the page's boot in a fresh runtime that has only the results, memory snapshot
 // included (the worker takes one on a first visit).
 try {
-  const fresh = await loadPyodide({
-    indexURL,
-    stdLibURL: resolve(results.stdlib),
-    _makeSnapshot: true,
+  const later = new Uint8Array(readFileSync(results.later));
+  const { pyodide: fresh, web } = await bootPython({
+    loadPyodide,
+    options: { indexURL, stdLibURL: resolve(results.stdlib), _makeSnapshot: true },
+    afterStart: (python) => addLaterStdlib(python, later, { patterns: withPatterns }),
+    micropip: resolve(results.micropip),
+    wheel: readFileSync(results.wheel),
+    name: basename(results.wheel),
   });
-  addLaterStdlib(fresh, new Uint8Array(readFileSync(results.later)));
-  await pageBoot(fresh, results.micropip, results.dealer);
+  web.warm_up(617, 60); // as pageBoot
   await new Promise((resolve) => setTimeout(resolve, 0)); // as the worker does
   if (!takeSnapshot(fresh)) throw new Error("no memory snapshot could be taken");
   const checker = withCompiler(fresh);
-  const patternCount = checker.check_patterns(PATTERNS);
-  summary.push(`${PATTERNS}: ${patternCount} regular expressions compiled, each checked`);
-  const [taken, held] = checker.check_generated(GENERATED_MODULE).toJs();
-  if (taken !== held) {
-    throw new Error(`the boot took ${taken} of ${GENERATED_MODULE}'s ${held} codes`);
+  if (withPatterns) {
+    const patternCount = checker.check_patterns(PATTERNS);
+    summary.push(`${PATTERNS}: ${patternCount} regular expressions compiled, each checked`);
   }
-  summary.push(`${GENERATED_MODULE}: ${held} generated codes compiled, each checked and taken`);
+  if (withGenerated) {
+    const [taken, held] = checker.check_generated(GENERATED_MODULE).toJs();
+    if (taken !== held) {
+      throw new Error(`the boot took ${taken} of ${GENERATED_MODULE}'s ${held} codes`);
+    }
+    summary.push(`${GENERATED_MODULE}: ${held} generated codes compiled, each checked and taken`);
+  }
 } catch (error) {
   console.error(`The compiled Python is not enough for the page's boot:\n${error}`);
   process.exit(1);

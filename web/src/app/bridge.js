@@ -127,16 +127,19 @@ export class PythonBridge {
   /**
    * Send the page's opening request (see openings.js); resolves with {early, answer}: `answer`
    * resolves with Python's reply (remembered for the next visit of this build), `early` is a
-   * reply remembered from an earlier visit of this build, checked, or null.
+   * reply remembered from an earlier visit of this build, checked, or null. A speed-up of the
+   * start, the layer "openings" (build.py's LAYERS): without it, the page waits for Python.
    */
   async opening(request) {
     const answer = this.request(request);
     let build;
+    let layers;
     try {
-      ({ build } = await manifest());
+      ({ build, layers } = await manifest());
     } catch {
       return { early: null, answer }; // no manifest: the worker fails and says why
     }
+    if (!layers?.includes("openings")) return { early: null, answer };
     const key = JSON.stringify(request);
     answer.then((reply) => {
       if (reply.ok) rememberOpening(build, key, reply);

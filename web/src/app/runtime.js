@@ -1,15 +1,22 @@
-// Python's start in the worker: the runtime's WebAssembly, compiled while it streams; then
-// loadPyodide, either resuming from the memory snapshot of an earlier visit (snapshot.js) and
-// warming up, or, on a build's first boot here, starting Python, installing our wheel with
-// micropip and, once it has answered the page's first request, saving the snapshot for the next
-// visits.
+// Python's start in the worker: the plain boot (python.js: loadPyodide, micropip installs our
+// wheel) and the speed-ups layered on it, each switched on by the build (manifest.json's
+// `layers`, build.py's LAYERS; `python3 build.py --plain` builds a site with none):
+// - "stream": the worker downloads the runtime's files itself, from the moment the manifest
+//   names them, and compiles the WebAssembly while it streams (below); an empty lock file;
+// - "compile": the standard library in two zips (stdlib.js), compiled at build time, gzipped;
+// - "snapshot": a later visit resumes from the memory snapshot of an earlier one (snapshot.js)
+//   and warms up; the first visit saves it after the first reply (`save`).
+// Without them: loadPyodide downloads the runtime's files from pyodide/, and every visit boots
+// Python as a first visit does.
 import { cacheName } from "./downloads.js";
+import { bootPython } from "./python.js";
 import { addLaterStdlib, LATER_STDLIB } from "./stdlib.js";
+import { streamRuntime } from "./stream.js";
 
 const START_TIMEOUT_MS = 45_000; // after the downloads, Python starts in a few seconds
 
-// After a snapshot, the WebAssembly engine runs Python's interpreter on unoptimised code until
-// it has seen it busy for a while. So the worker keeps it busy on throwaway games
+// After a memory snapshot, the WebAssembly engine runs Python's interpreter on unoptimised code
+// until it has seen it busy for a while. So the worker keeps it busy on throwaway games
 // (freecell._web.warm_up) for about WARM_UP_MS, in slices between the page's requests, and
 // the user's first moves run as fast as later ones.
 const WARM_UP_MS = 400;
@@ -35,55 +42,9 @@ function warmUp(web, spent = 0, number = 1) {
  * `race(promise)` rejects as soon as it fails, and `failed()` says whether it has.
  */
 export function createRuntime({ root, downloads, status, fail, race, failed }) {
-  // --- the runtime's WebAssembly ---------------------------------------------------------------
-
-  // The worker compiles the runtime's WebAssembly itself, from the moment the manifest names it
-  // (its folder is named by its content), while it streams: loadPyodide's own download of it
-  // (at pyodide/pyodide.asm.wasm, where it never is) is answered with a stand-in, and its
-  // instantiation with the module compiled here. On a repeat visit the browser's HTTP cache
-  // serves it if it can (cache: "only-if-cached", never the network; the service worker lets
-  // those requests through): Chromium keeps the compiled code of a module that came from its
-  // HTTP cache, as the first visit's download does, and a later visit then skips compiling the
-  // functions the first one ran. A module from the service worker's cache gets no such code, so
-  // that copy only stands in when the HTTP cache has none.
-  const compiledEarly = new Response(null, { headers: { "content-type": "application/wasm" } });
-  downloads.standIn(new URL("pyodide/pyodide.asm.wasm", root).href, compiledEarly);
-  let runtimeModule = null; // Promise of the WebAssembly.Module
-  const instantiateStreaming = WebAssembly.instantiateStreaming;
-  WebAssembly.instantiateStreaming = async (source, imports) => {
-    if ((await source) !== compiledEarly) return instantiateStreaming(source, imports);
-    const module = await runtimeModule;
-    return { module, instance: await WebAssembly.instantiate(module, imports) };
-  };
-
-  async function downloadRuntime(url) {
-    if (!downloads.counting()) {
-      try {
-        const cached = await downloads.network(url, {
-          cache: "only-if-cached",
-          mode: "same-origin",
-        });
-        if (cached.ok) return cached;
-      } catch {
-        // not in the HTTP cache: the service worker's copy
-      }
-    }
-    return fetch(url);
-  }
-
-  function compileRuntime(url) {
-    downloads.watch(url);
-    runtimeModule = WebAssembly.compileStreaming(downloadRuntime(url));
-    runtimeModule.then(
-      () => performance.mark("runtime-compiled"),
-      (error) => fail(new Error(`pyodide.asm.wasm: ${error.message}`)),
-    );
-  }
-
-  // --- the boot --------------------------------------------------------------------------------
-
+  const stream = streamRuntime({ root, downloads, fail });
   let startTimer = 0;
-  let saveSoon = null; // a first boot's snapshot, to take once (see save)
+  let saveSoon = null; // a first boot's memory snapshot, to take once (see save)
 
   /** The downloads are in (or none is needed): Python starts, and must within the timeout. */
   function startingSoon() {
@@ -96,13 +57,21 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
     await started;
     const files = await race(manifest);
     performance.mark("manifest");
-    compileRuntime(new URL(files.wasm, root).href);
-    const stdlib = new URL(files.stdlib, root).href;
-    downloads.prefetch(stdlib);
-    const tools = await snapshots.catch(() => null);
+    const layers = new Set(files.layers ?? []);
+    const url = (path) => new URL(path, root).href;
+    const [stdlib, micropip, wheel] = [files.stdlib, files.micropip, files.wheel].map(url);
+    const later = files.stdlib_later ? url(files.stdlib_later) : null; // "compile"
+    if (layers.has("stream")) {
+      stream.compile(url(files.wasm));
+      downloads.prefetch(stdlib);
+    } else {
+      downloads.watch(url(files.wasm)); // loadPyodide downloads it
+    }
+    const kept = layers.has("snapshot") && self.caches; // a snapshot needs a cache to live in
+    const tools = kept ? await snapshots.catch(() => null) : null;
     const saved = await tools?.findSnapshot(root, cacheName(files.build));
     if (saved) performance.mark("snapshot-found");
-    // The snapshot's bytes are read from now on, while the runtime loads and compiles.
+    // The memory snapshot's bytes are read from now on, while the runtime loads and compiles.
     let restored = null;
     try {
       restored = saved ? tools.readSnapshot(saved) : null;
@@ -111,42 +80,42 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
     } catch {
       await tools.forgetSnapshot(root, cacheName(files.build)); // its layout cannot be read
     }
-    const dealer = new URL(files.dealer, root).href;
-    const micropip = new URL(files.micropip, root).href;
-    const later = new URL(files.stdlib_later, root).href;
-    for (const url of [stdlib, later]) downloads.gunzip(url); // see build.py's gzipped
-    for (const url of [stdlib, ...(restored ? [] : [later, micropip, dealer])]) {
-      downloads.watch(url);
+    for (const each of [stdlib, later]) {
+      if (each?.endsWith(".gz")) downloads.gunzip(each); // see build.py's gzipped
+    }
+    for (const each of [stdlib, ...(restored ? [] : [later, micropip, wheel])]) {
+      if (each) downloads.watch(each);
     }
     downloads.size(files.files, root);
     // What only the boot after Python's start needs (the standard library's second zip, the
     // wheels; a resumed Python needs none) downloads once the WebAssembly is in, which has the
     // link to itself until then: on a slow link Python's start would wait for their bytes.
-    const runtimeIn = runtimeModule.catch(() => {}); // its failure fails the boot already
-    const bytesOf = (url) =>
-      downloads.fetchOk(new URL(url)).then((response) => response.arrayBuffer());
+    // Without "stream", when the boot asks for it.
+    const bytesOf = (each) =>
+      downloads.fetchOk(new URL(each)).then((response) => response.arrayBuffer());
     const afterStartIn = () => {
-      downloads.prefetch(micropip); // for loadPackage
-      const bytes = { later: bytesOf(later), wheel: bytesOf(dealer) };
+      if (layers.has("stream")) downloads.prefetch(micropip); // for loadPackage
+      const bytes = { later: later && bytesOf(later), wheel: bytesOf(wheel) };
       // Awaited by bootAndSave, which fails the boot with their failure.
-      for (const promise of Object.values(bytes)) promise.catch(() => {});
+      for (const promise of Object.values(bytes)) promise?.catch(() => {});
       return bytes;
     };
-    const firstDownloads = restored ? null : runtimeIn.then(afterStartIn);
+    const runtimeIn = stream.compiled()?.catch(() => {}); // its failure fails the boot already
+    const firstDownloads = restored || !runtimeIn ? null : runtimeIn.then(afterStartIn);
     const [{ loadPyodide }, { default: createPyodideModule }] = await race(
       Promise.all([runtime, glue]),
     );
     performance.mark("runtime-module");
     if (!downloads.counting()) startingSoon(); // the files are at hand
-    const options = {
-      indexURL: new URL("pyodide/", root).href,
-      stdLibURL: stdlib,
-      createPyodideModule,
+    const options = { indexURL: new URL("pyodide/", root).href, stdLibURL: stdlib };
+    if (layers.has("stream")) {
+      options.createPyodideModule = createPyodideModule;
       // The page loads no Pyodide package: an empty lock file (with the runtime's info, which
       // loadPyodide checks) instead of downloading pyodide-lock.json.
-      lockFileContents: { info: files.lockfile_info, packages: {} },
-    };
-    if (!restored) return bootAndSave(loadPyodide, options, files, firstDownloads, snapshots);
+      options.lockFileContents = { info: files.lockfile_info, packages: {} };
+    }
+    const first = { loadPyodide, options, files, layers, tools, afterStartIn };
+    if (!restored) return bootAndSave({ ...first, afterStart: firstDownloads });
     try {
       const pyodide = await race(
         loadPyodide({
@@ -157,55 +126,54 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
       );
       performance.mark("python-started");
       const web = pyodide.pyimport("freecell._web");
-      performance.mark("dealer-imported");
+      performance.mark("wheel-imported");
       warmUp(web);
       return web;
     } catch (error) {
-      // A snapshot that cannot be restored is forgotten, and Python boots as on a first visit.
-      // A failed download fails the boot.
+      // A memory snapshot that cannot be restored is forgotten, and Python boots as on a first
+      // visit. A failed download fails the boot.
       if (failed()) throw error;
       await tools.forgetSnapshot(root, cacheName(files.build));
     } finally {
       restored.release();
     }
-    return bootAndSave(loadPyodide, options, files, Promise.resolve(afterStartIn()), snapshots);
+    return bootAndSave({ ...first, afterStart: Promise.resolve(afterStartIn()) });
   }
 
-  // A build's first boot here: Python starts, the standard library's second zip joins its path
-  // (stdlib.js), micropip (by URL: the runtime's lock file names a build of it whose hash
-  // differs from PyPI's) installs our wheel, and Python's state is saved for the next visits
-  // once it has answered (save).
-  async function bootAndSave(loadPyodide, options, files, afterStart, snapshots) {
-    const pyodide = await race(loadPyodide({ ...options, _makeSnapshot: Boolean(self.caches) }));
-    performance.mark("python-started");
-    const { later, wheel } = await afterStart; // under way since the WebAssembly came in
-    addLaterStdlib(pyodide, new Uint8Array(await race(later)));
-    const installer = new URL(files.micropip, root).href;
-    const quiet = { messageCallback: () => {}, errorCallback: () => {} };
-    await race(pyodide.loadPackage(installer, quiet));
-    if (!pyodide.loadedPackages.micropip) throw new Error("micropip could not be loaded");
-    const path = `/tmp/${files.dealer.split("/").pop()}`;
-    pyodide.FS.writeFile(path, new Uint8Array(await race(wheel)));
-    const micropip = pyodide.pyimport("micropip");
-    performance.mark("micropip-imported");
-    await race(micropip.install(`emfs:${path}`));
-    micropip.destroy();
-    pyodide.FS.unlink(path);
-    performance.mark("dealer-installed");
-    const web = pyodide.pyimport("freecell._web");
-    performance.mark("dealer-imported");
-    const tools = self.caches ? await snapshots.catch(() => null) : null;
+  // A build's first boot here (every boot, without "snapshot"): Python starts, the standard
+  // library's second zip joins its path ("compile": stdlib.js), micropip (by URL: the runtime's
+  // lock file names a build of it whose hash differs from PyPI's) installs our wheel
+  // (python.js), and with "snapshot" Python's state is saved for the next visits once it has
+  // answered (save).
+  async function bootAndSave(first) {
+    const { loadPyodide, options, files, layers, tools, afterStartIn, afterStart } = first;
+    let downloaded = afterStart; // under way since the WebAssembly came in ("stream")
+    const { pyodide, web } = await bootPython({
+      loadPyodide,
+      options: { ...options, _makeSnapshot: Boolean(tools) },
+      race,
+      async afterStart(python) {
+        downloaded = Promise.resolve(downloaded ?? afterStartIn());
+        const { later } = await downloaded;
+        if (!later) return;
+        const patterns = layers.has("patterns");
+        addLaterStdlib(python, new Uint8Array(await race(later)), { patterns });
+      },
+      micropip: new URL(files.micropip, root).href,
+      wheel: () => downloaded.then(({ wheel }) => wheel),
+      name: files.wheel.split("/").pop(),
+    });
     if (tools) {
-      // Taking the snapshot (about 80 ms) waits until Python has answered the first request,
+      // Taking the memory snapshot (about 80 ms) waits until Python has answered the first request,
       // so that the first board does not wait for it (see save); and storing it, until the
       // next task. Python is ready one turn of the event loop from now, in which micropip's
       // finished install lets go of its promises, which a snapshot cannot hold.
       const { storeSnapshot, takeSnapshot } = tools;
+      const kept = files.stdlib_later ? [LATER_STDLIB] : [];
       saveSoon = () => {
         const snapshot = takeSnapshot(pyodide);
         performance.mark("snapshot-taken");
-        const store = () =>
-          storeSnapshot(pyodide, snapshot, [LATER_STDLIB], root, cacheName(files.build));
+        const store = () => storeSnapshot(pyodide, snapshot, kept, root, cacheName(files.build));
         if (snapshot) setTimeout(store, 0);
       };
       await new Promise((resolve) => setTimeout(resolve, 0));
@@ -217,7 +185,7 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
     startingSoon,
 
     /**
-     * Take the snapshot of a build's first boot here, if it is due: call it once Python has
+     * Take the memory snapshot of a build's first boot here, if it is due: call it once Python has
      * answered a request, before any search's first slice (requests.js), so that the snapshot
      * holds none of a search's work. It then holds the page's first session as well, which no
      * later visit uses (each makes its own): a few kilobytes of Python's memory, in pages that

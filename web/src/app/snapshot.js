@@ -1,4 +1,5 @@
-// Python's memory, saved once the dealer is imported, so that later visits skip Python's start.
+// Python's memory snapshot, saved once our wheel is imported, so that later visits skip Python's
+// start: the "snapshot" layer of the start (runtime.js; build.py's LAYERS).
 //
 // A build's first boot in a browser runs as usual (micropip installs our wheel into site-packages,
 // freecell._web is imported), then takes a snapshot: Pyodide's memory (pyodide.makeMemorySnapshot),
@@ -6,7 +7,7 @@
 // which live outside that memory. It goes into the build's cache (the service worker's, see
 // ../sw.js), so it lives and dies with the build. Later visits give it to
 // loadPyodide({_loadSnapshot}) and write the files back before Python resumes: Python is then where
-// the first visit left it, the dealer imported, without starting the interpreter or installing
+// the first visit left it, freecell._web imported, without starting the interpreter or installing
 // anything. Memory snapshots are an experimental Pyodide feature; the worker boots without one
 // whenever restoring fails.
 //

@@ -15,8 +15,11 @@ export const LATER_STDLIB = "/lib/python_stdlib_later.zip";
 /** The second zip's module of the page's regular expressions, compiled (the build writes it). */
 export const PATTERNS = "page_patterns";
 
-/** Put the second zip (its bytes) on Python's path, right after the first; load its patterns. */
-export function addLaterStdlib(pyodide, bytes) {
+/**
+ * Put the second zip (its bytes) on Python's path, right after the first; load its patterns,
+ * if the build compiled them (the layer "patterns": build.py's LAYERS).
+ */
+export function addLaterStdlib(pyodide, bytes, { patterns = true } = {}) {
   pyodide.FS.writeFile(LATER_STDLIB, bytes);
   const sys = pyodide.pyimport("sys");
   const path = sys.path;
@@ -27,5 +30,5 @@ export function addLaterStdlib(pyodide, bytes) {
     path.destroy();
     sys.destroy();
   }
-  pyodide.pyimport(PATTERNS).destroy();
+  if (patterns) pyodide.pyimport(PATTERNS).destroy();
 }

@@ -28,9 +28,11 @@
 // manifest and snapshot.js at once, then the WebAssembly, which it compiles while it streams,
 // and the standard library, then the wheels (see runtime.js).
 // The first boot of a build in a browser: Python starts with the standard library (compiled to
-// bytecode at build time, see build.py), micropip installs our wheel, and once Python has
-// answered the page's first request (the board), its memory is saved (snapshot.js). Later boots
-// resume from that snapshot instead: no interpreter start, no install.
+// bytecode at build time, see build.py), micropip installs our wheel (python.js), and once
+// Python has answered the page's first request (the board), its memory is saved (a memory
+// snapshot, snapshot.js). Later boots resume from that memory snapshot instead: no interpreter
+// start, no install. Each of these speed-ups is a layer the build may leave out (build.py's
+// LAYERS, manifest.json's `layers`: runtime.js); `build.py --plain` leaves out them all.
 import { deferred } from "./deferred.js";
 import { createDownloads } from "./downloads.js";
 import { createRequests } from "./requests.js";

@@ -1,6 +1,6 @@
 """Draw the cards' pips as PNGs from the suits' SVG shapes, in Chromium, into cards.css.
 
-    .venv/bin/python web/tools/pips.py
+    .venv/bin/python -m devtools.pips
 
 web/src/styles/cards.css gives each suit its shape as an SVG (`--pip`: the aces and the
 foundations' empty slots show it) and the same shape drawn at PIP_PX pixels as PNGs, upright
@@ -18,13 +18,11 @@ import re
 import struct
 import sys
 import zlib
-from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-from build import CHROMIUM_ARGS, chromium_executable  # noqa: E402 - build.py lives at the root
+from devtools.chromium import CHROMIUM_ARGS, chromium_executable
+from devtools.paths import ROOT
 
 CARDS_CSS = ROOT / "web" / "src" / "styles" / "cards.css"
 PIP_PX = 64

@@ -1,6 +1,6 @@
 """Draw the app's PNG icons from web/src/icons/icon.svg, in Chromium; the PNGs are committed.
 
-    .venv/bin/python web/tools/icons.py
+    .venv/bin/python -m devtools.icons
 
 The web app manifest (web/src/app.webmanifest) names them: 192 and 512 px icons with the
 SVG's rounded felt and transparent corners ("any"); a 512 px maskable icon whose felt fills the
@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import base64
 import sys
-from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-from build import CHROMIUM_ARGS, chromium_executable  # noqa: E402 - build.py lives at the root
+from devtools.chromium import CHROMIUM_ARGS, chromium_executable
+from devtools.paths import ROOT
 
 ICONS = ROOT / "web" / "src" / "icons"
 SVG = ICONS / "icon.svg"

@@ -1,0 +1,29 @@
+"""Waiting on a page of the site, within its Content-Security-Policy (tests and benches)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+BOOT_MS = 60_000
+"""How long the first load may take: Pyodide downloads and starts Python (3-5 s usually)."""
+
+
+def poll(page: Page, script: str, arg: Any = None, timeout_ms: int = BOOT_MS) -> Any:
+    """Evaluate `script` in the page until it returns something true; return that.
+
+    Playwright's `wait_for_function` evaluates its function with `eval`, which the page's
+    Content-Security-Policy forbids; `evaluate` is not subject to it.
+    """
+    waited = 0
+    while True:
+        value = page.evaluate(script, arg)
+        if value:
+            return value
+        if waited >= timeout_ms:
+            msg = f"still false after {timeout_ms} ms: {script}"
+            raise AssertionError(msg)
+        page.wait_for_timeout(100)
+        waited += 100
