@@ -1,6 +1,6 @@
 """Time Solve in the page: from a click on Solve to the first move on the table, in Chromium.
 
-Run after `python3 build.py`: `.venv/bin/python bench/bench_solve_page.py` (a few minutes
+Run after `python3 build.py`: `.venv/bin/python -m bench.bench_solve_page` (a few minutes
 with the defaults). Deals are a fixed random sample of `--deals` (10) of 1..1000 (issue 38's
 target: Solve starts playing within 5 s at the median). Each deal opens in one running page
 (Python in the worker, in slices); once the live guard has said the deal can be won (its own
@@ -24,7 +24,6 @@ from pathlib import Path
 
 from freecell import solve
 
-ROOT = Path(__file__).resolve().parent.parent
 TARGET_SECONDS = 5.0
 """Issue 38: the median time from Solve to the first move, deals 1..1000."""
 SEARCH_MS = 120_000
@@ -65,9 +64,9 @@ def page_times(numbers: list[int]) -> tuple[list[float], list[float]]:
     """Return the wall and CPU seconds from Solve to the first move for each deal, in Chromium."""
     from playwright.sync_api import expect, sync_playwright  # noqa: PLC0415 - a browser bench
 
-    sys.path.insert(0, str(ROOT))
-    from build import CHROMIUM_ARGS, DIST, chromium_executable  # noqa: PLC0415
-    from site_server import serve  # noqa: PLC0415 - beside build.py
+    from devtools.chromium import CHROMIUM_ARGS, chromium_executable  # noqa: PLC0415
+    from devtools.paths import DIST  # noqa: PLC0415
+    from devtools.site_server import serve  # noqa: PLC0415
 
     times, cpu = [], []
     with sync_playwright() as playwright, serve(DIST) as base:
