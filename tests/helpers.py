@@ -27,14 +27,27 @@ NO_FC_SOLVE = (
 def fc_solve_finds_no_solution(position: Position, cells: int = 4) -> bool:
     """Tell whether fc-solve's complete scan over single-card moves (`-to 01ABCDE`) fails.
 
-    `cells` is the number of free cells of the game (fc-solve's `--freecells-num`). Fails the
-    test, saying what to install, without fc-solve.
+    `cells` is the number of free cells of the game (fc-solve's `--freecells-num`). A solution
+    that fc-solve's fastest preset (`-l lg`) finds first answers as well: the complete scan
+    would find one too, some in seconds where the preset takes milliseconds (deal 6016 with
+    one cell: 10 s against 0.03 s). Fails the test, saying what to install, without fc-solve.
     """
     program = shutil.which("fc-solve")
     if program is None:
         pytest.fail(NO_FC_SOLVE, pytrace=False)
+    return not any(
+        _fc_solve_solves(program, position, cells, scan) for scan in (["-l", "lg"], COMPLETE)
+    )
+
+
+COMPLETE = ["-to", "01ABCDE"]
+"""fc-solve's complete scan over single-card moves: when it fails, no solution exists."""
+
+
+def _fc_solve_solves(program: str, position: Position, cells: int, scan: list[str]) -> bool:
+    """Tell whether fc-solve, with these options for its scan, solves the position."""
     result = subprocess.run(
-        [program, "--freecells-num", str(cells), "-to", "01ABCDE", "-m", "-snx", "-"],
+        [program, "--freecells-num", str(cells), *scan, "-m", "-snx", "-"],
         input=str(position) + "\n",
         capture_output=True,
         text=True,
@@ -43,7 +56,7 @@ def fc_solve_finds_no_solution(position: Position, cells: int = 4) -> bool:
         env={"FREECELL_SOLVER_QUIET": "1", "PATH": "/usr/bin:/bin"},
     )
     assert "This game is solveable." in result.stdout or "I could not solve" in result.stdout
-    return "I could not solve this game." in result.stdout
+    return "This game is solveable." in result.stdout
 
 
 ROOT = Path(__file__).resolve().parent.parent
