@@ -8,7 +8,7 @@ import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Literal, cast
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -77,6 +77,12 @@ PHONE_OPTIONS: dict[str, Any] = {
     "device_scale_factor": 2,
 }
 """A browser context's options for a 360 px touch phone."""
+SIDEWAYS_OPTIONS: dict[str, Any] = {**PHONE_OPTIONS, "viewport": {"width": 740, "height": 360}}
+"""The same phone turned sideways."""
+DEVICES = [("desktop", {}), ("phone", PHONE_OPTIONS), ("phone-sideways", SIDEWAYS_OPTIONS)]
+"""A desktop, the phone and the phone sideways: `(name, page options)` for parametrize."""
+SCHEMES: tuple[Literal["light"], Literal["dark"]] = ("light", "dark")
+"""The colour schemes each screenshot is taken in."""
 
 ContextFactory = Callable[..., BrowserContext]
 """conftest's `make_context`: opens a watched browser context, for a `with` block."""
@@ -211,6 +217,16 @@ def moves_of(page: Page) -> list[str]:
 def screenshot_path(config: pytest.Config, name: str) -> Path:
     """Where a screenshot artifact goes: test-results/NAME.png."""
     return config.rootpath / "test-results" / f"{name}.png"
+
+
+def screenshots(page: Page, config: pytest.Config, name: str, **options: Any) -> None:
+    """Take the page's screenshot in each colour scheme: test-results/NAME-light.png, -dark.
+
+    Keyword arguments go to `page.screenshot` (`full_page`, `scale`). The page stays dark.
+    """
+    for scheme in SCHEMES:
+        page.emulate_media(color_scheme=scheme)
+        page.screenshot(path=screenshot_path(config, f"{name}-{scheme}"), **options)
 
 
 def center(locator: Locator) -> tuple[float, float]:
