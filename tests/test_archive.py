@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from conftest import WarmContexts
 from helpers import PageFactory, blur, boot, link, menu, press, solution
 
 pytestmark = pytest.mark.browser
@@ -60,14 +61,22 @@ def import_file(page: Page, path: Path, said: str) -> None:
     expect(page.locator("#archive-message")).to_contain_text(said)
 
 
-@pytest.fixture
-def exported(pages: PageFactory, site_url: str, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
-    """Return the export of a won game of deal 1 (four-colour deck) from a browser of its own."""
-    page = pages()
-    win_deal_1(page, site_url)
-    menu(page)
-    page.locator("select#deck").select_option("four-colour")
-    return export(page, tmp_path)
+@pytest.fixture(scope="module")
+def exported(
+    warm_contexts: WarmContexts, site_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, dict[str, Any]]:
+    """Return the export of a won game of deal 1 (four-colour deck) from a browser of its own.
+
+    Made once for the module: the tests only read it.
+    """
+    page = warm_contexts.new_page(lasting=True)
+    try:
+        win_deal_1(page, site_url)
+        menu(page)
+        page.locator("select#deck").select_option("four-colour")
+        return export(page, tmp_path_factory.mktemp("exported"))
+    finally:
+        page.close()
 
 
 class TestExport:

@@ -3,7 +3,6 @@
 import itertools
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -243,15 +242,14 @@ class TestPositionText:
         assert game.is_won()
         assert played == len(solution(game.deal_number or 0))
 
-    @pytest.mark.skipif(shutil.which("fc-solve") is None, reason="fc-solve is not installed")
     @pytest.mark.parametrize("played", [0, 40, 90])
-    def test_fc_solve_reads_our_positions(self, played: int) -> None:
-        """fc-solve reads a position we print and prints it back the same (when run)."""
+    def test_fc_solve_reads_our_positions(self, fc_solve: str, played: int) -> None:
+        """fc-solve reads a position we print and prints it back the same."""
         game = Game.from_deal_number(4294967296)
         for move in solution(4294967296)[:played]:
             game.push(move)
         result = subprocess.run(
-            ["fc-solve", "-m", "-snx", "-p", "-t", "-sam", "-"],
+            [fc_solve, "-m", "-snx", "-p", "-t", "-sam", "-"],
             input=str(game) + "\n",
             capture_output=True,
             text=True,

@@ -20,7 +20,7 @@ from playwright.sync_api import Page, expect
 
 from freecell import DIFFICULTY_GRADES, FREECELLS, Game, card_unicode
 from helpers import (
-    PHONE_OPTIONS,
+    DEVICES,
     WEB,
     PageFactory,
     blur,
@@ -28,7 +28,7 @@ from helpers import (
     js_object,
     menu,
     open_in_place,
-    screenshot_path,
+    screenshots,
 )
 from test_web_api import LOSING_MOVES
 
@@ -283,14 +283,7 @@ class TestGrade:
 
 
 class TestScreenshots:
-    @pytest.mark.parametrize(
-        ("device", "options"),
-        [
-            ("desktop", {}),
-            ("phone", PHONE_OPTIONS),
-            ("phone-sideways", {**PHONE_OPTIONS, "viewport": {"width": 740, "height": 360}}),
-        ],
-    )  # fmt: skip
+    @pytest.mark.parametrize(("device", "options"), DEVICES)
     def test_the_verdict_and_the_way_back_fit(
         self,
         pages: PageFactory,
@@ -312,6 +305,4 @@ class TestScreenshots:
             assert box["y"] >= 0, selector
             assert box["x"] + box["width"] <= viewport["width"], selector
             assert box["y"] + box["height"] <= viewport["height"], selector
-        for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)
-            page.screenshot(path=screenshot_path(request.config, f"guard/lost-{device}-{scheme}"))
+        screenshots(page, request.config, f"guard/lost-{device}")

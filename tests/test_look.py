@@ -13,7 +13,18 @@ from typing import Any, cast
 import pytest
 from playwright.sync_api import Page, expect
 
-from helpers import PHONE_OPTIONS, ROOT, WEB, PageFactory, boot, js_object, menu, screenshot_path
+from helpers import (
+    PHONE_OPTIONS,
+    ROOT,
+    SIDEWAYS_OPTIONS,
+    WEB,
+    PageFactory,
+    boot,
+    js_object,
+    menu,
+    screenshot_path,
+    screenshots,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -181,7 +192,7 @@ class TestLeftHanded:
         [
             ("desktop", {}),
             ("upright", PHONE_OPTIONS),
-            ("sideways", {**PHONE_OPTIONS, "viewport": {"width": 740, "height": 360}}),
+            ("sideways", SIDEWAYS_OPTIONS),
         ],
     )
     def test_the_foundations_go_left_of_the_free_cells(
@@ -207,10 +218,7 @@ class TestLeftHanded:
         assert left["more"] < left["width"] / 2, left
         if shape == "upright":
             assert left["undo"] < left["width"] / 2, left
-        for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)
-            name = f"screenshot-left-handed-{shape}-{scheme}"
-            page.screenshot(path=screenshot_path(request.config, name))
+        screenshots(page, request.config, f"screenshot-left-handed-{shape}")
         assert axe_violations(page) == []
         page.reload()
         expect(page.locator("input#left-handed")).to_be_checked()

@@ -41,7 +41,7 @@ from helpers import (
     open_in_place,
     poll,
 )
-from test_speed import offline_copy_ready
+from test_startup import offline_copy_ready
 
 TABLE = WEB / MIN_CELLS_FILE
 PUBLISHED = {0: 69, 1: 6220, 2: 19092, 3: 6420, 4: 198, "impossible": 1}

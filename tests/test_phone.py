@@ -35,7 +35,7 @@ from helpers import (
     moves_of,
     open_in_place,
     poll,
-    screenshot_path,
+    screenshots,
     settle,
     solution,
 )
@@ -213,10 +213,7 @@ class TestGeometry:
                 assert fit["longest"] == 19, fit
             elif size["width"] < 500:
                 assert fit["cardWidth"] >= (size["width"] - 40) / 8, (device, fit)
-            for scheme in ("light", "dark"):
-                phone.emulate_media(color_scheme=scheme)
-                path = screenshot_path(request.config, f"phone/{name}-{shot}-{scheme}")
-                phone.screenshot(path=path, scale="css")
+            screenshots(phone, request.config, f"phone/{name}-{shot}", scale="css")
 
     def test_the_menu_fits_sideways(self, phone: Page, site_url: str) -> None:
         """At 740x360 the open menu fits under the bar, its controls 44 px at least."""

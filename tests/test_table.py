@@ -32,7 +32,7 @@ from helpers import (
     open_in_place,
     poll,
     press,
-    screenshot_path,
+    screenshots,
     shown_columns,
     solution,
     tap_to_move,
@@ -582,9 +582,6 @@ class TestEverySize:
                         page.locator("[data-freecell='2'] [data-card]").click()
                         page.locator("[data-foundation='0']").click()
                         expect(page.locator("#win")).to_be_visible()
-                    for scheme in ("light", "dark"):
-                        page.emulate_media(color_scheme=scheme)
-                        shot = f"table/{name}-{width}x{height}-{scheme}-{language}"
-                        page.screenshot(path=screenshot_path(request.config, shot))
+                    screenshots(page, request.config, f"table/{name}-{width}x{height}-{language}")
                     scrolled = cast(dict[str, float], page.evaluate(FITS_JS))["scrollHeight"]
                     assert scrolled <= height, where

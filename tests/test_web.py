@@ -24,6 +24,7 @@ from helpers import (
     OPEN_IN_PLACE_JS,
     PHONE,
     PHONE_OPTIONS,
+    SCHEMES,
     TIMEOUT_MS,
     ContextFactory,
     Gate,
@@ -36,7 +37,7 @@ from helpers import (
     origin,
     poll,
     press,
-    screenshot_path,
+    screenshots,
     shown_columns,
 )
 
@@ -643,13 +644,11 @@ class TestLayout:
         boot(page, f"{site_url}?deal=617")
         assert_shows(page, 617)
         colours = {}
-        for scheme in ("light", "dark"):
+        for scheme in SCHEMES:
             page.emulate_media(color_scheme=scheme)
             colours[scheme] = page.evaluate(colours_js)
-            page.screenshot(
-                path=screenshot_path(request.config, f"screenshot-{name}-{scheme}"), full_page=True
-            )
         assert colours["light"] != colours["dark"]
+        screenshots(page, request.config, f"screenshot-{name}", full_page=True)
 
 
 class TestErrors:

@@ -233,10 +233,10 @@ class Solver:
     ``cells`` plays a harder game with fewer free cells, 0 to 4: at most that many cards in
     the free cells at once, and runs moved as that many cells allow. Its solution is a
     solution of the ordinary game too; "impossible" means impossible with that many cells
-    (deal 1 needs 3). A position with more cards in its free cells than ``cells`` raises
+    (deal 3 needs 2). A position with more cards in its free cells than ``cells`` raises
     :class:`SolverError`.
 
-    >>> [solve(1, cells=cells).result for cells in (2, 3)]
+    >>> [solve(3, cells=cells).result for cells in (1, 2)]
     ['impossible', 'solved']
 
     A :class:`Game` is searched from its position when the solver is made.
