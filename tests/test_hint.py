@@ -162,14 +162,24 @@ class TestSolve:
         assert game.is_won()
 
     def test_stop(self, table: Page, site_url: str) -> None:
-        """Shift+S again stops Solve: the moves stop coming, each one legal and in the link."""
+        """Shift+S again stops Solve: the moves stop coming, each one legal and in the link.
+
+        The button's icon says what a press does (its label is hidden on narrow bars): play,
+        or stop while Solve plays.
+        """
+        solve = table.locator("[data-action=solve]")
         open_in_place(table, f"{site_url}?deal=617")
+        expect(solve.locator(".solve-play")).to_be_visible()
+        expect(solve.locator(".solve-stop")).to_be_hidden()
         blur(table)
         table.keyboard.press("Shift+S")
-        expect(table.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "true")
+        expect(solve).to_have_attribute("aria-pressed", "true")
+        expect(solve.locator(".solve-stop")).to_be_visible()
+        expect(solve.locator(".solve-play")).to_be_hidden()
         expect(table.locator("#moves-count")).not_to_have_text("0")
         table.keyboard.press("Shift+S")
-        expect(table.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "false")
+        expect(solve).to_have_attribute("aria-pressed", "false")
+        expect(solve.locator(".solve-play")).to_be_visible()
         stopped = moves_of(table)
         table.wait_for_timeout(1_000)  # Solve's pace is under half a second a move
         assert moves_of(table) == stopped
