@@ -23,239 +23,32 @@ from __future__ import annotations
 import functools
 import inspect
 import json
-import time
 from collections.abc import Callable
-from typing import Any, Concatenate, Final, ParamSpec, TypeGuard
+from typing import Any, Concatenate, ParamSpec
 
-from freecell._cards import card_is_red, card_rank, card_suit, card_unicode
 from freecell._clicks import best_move_for, find_move, why_stuck
-from freecell._daily import GradedDealSearch, daily_grade, parse_date, parse_grade
+from freecell._daily import daily_grade, parse_date, parse_grade
 from freecell._deal import MAX_DEAL, DealNumberError, deal, format_deal, parse_deal_number
-from freecell._difficulty import difficulty
-from freecell._errors import ERROR_CODES, CodedError, message, shorten
-from freecell._history import Game, HistoryError, Snapshot
-from freecell._identify import parse_layout, search
-from freecell._min_cells import MIN_CELLS_DEALS, MIN_CELLS_FILE, MinCells, parse_min_cells
-from freecell._names import CARD_CODES, SUIT_SYMBOLS
+from freecell._errors import ERROR_CODES, CodedError, shorten
+from freecell._history import Game, HistoryError
+from freecell._identify import parse_layout
+from freecell._min_cells import MIN_CELLS_DEALS
+from freecell._names import CARD_CODES
 from freecell._notation import CASCADES, Move
 from freecell._protocol import REQUESTS, bind, schedule
-from freecell._rules import AutoPlay, Position, parse_auto_play
-from freecell._short import ShortSolver, _home_all
-from freecell._solver import Solution, Solver, player_moves
+from freecell._rules import AutoPlay, Position
+from freecell._solver import player_moves
+from freecell._web_graded import GradedDeals
+from freecell._web_identify import FIND_MOST, LayoutDeals
+from freecell._web_known import Known
+from freecell._web_link import MAX_LINK_MOVES, replay, stepped
+from freecell._web_min_cells import SiteMinCells
+from freecell._web_replies import FACES, as_json, auto_moves, auto_play, made, refusal
+from freecell._web_searches import SHORT_SECONDS, GameSearch, ShortSearch, Turns
 
 _P = ParamSpec("_P")
 
 __all__ = ["ERROR_CODES", "FIND_MOST", "MAX_LINK_MOVES", "SHORT_SECONDS", "Session", "warm_up"]
-
-MAX_LINK_MOVES: Final = 5000
-"""The most moves :meth:`Session.new_game` replays from a link; more is surely not a game."""
-SEARCH_SECONDS: Final = 60.0
-"""How long the page's solver may work on one position before it says it found nothing."""
-SHORT_SECONDS: Final = 30.0
-"""How long the page's short search (Solve) may work on one position: then the shortest
-solution found so far is the answer, or, with none, today's search's answer."""
-FIND_MOST: Final = 20
-"""The most deal numbers :meth:`Session.identify` lists; a reply with more says ``"more"``."""
-_KNOWN_MOST: Final = 20_000  # positions whose answer a session remembers before forgetting all
-
-_FACES: Final = {
-    CARD_CODES[card]: {
-        "rank": card_unicode(card)[:-1],
-        "suit": SUIT_SYMBOLS[card_suit(card)],
-        "red": card_is_red(card),
-        "rank_index": card_rank(card) - 1,
-        "suit_index": card_suit(card),
-    }
-    for card in range(52)
-}
-"""Each card's face by its code: the rank as printed, the suit symbol, the colour, and the
-rank (0 ace .. 12 king) and suit (0 clubs .. 3 spades) for naming it in a language."""
-
-
-def _json(value: dict[str, Any]) -> str:
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _refusal(error: CodedError) -> dict[str, Any]:
-    """Return an error's English message, code and params, as a reply's fields."""
-    return {"ok": False, "error": str(error), **error.as_data()}
-
-
-def _stepped(number: int, step: int) -> int:
-    """Return the deal ``step`` places after ``number`` in the order -2, -1, 1, 2, ... 2**33-1.
-
-    Stops at either end of that order.
-
-    >>> [_stepped(n, s) for n, s in [(617, 1), (1, -1), (-1, 1), (-2, -5), (MAX_DEAL, 1)]]
-    [618, -1, 1, -2, 8589934591]
-    """
-    # Places: -2 -> 0, -1 -> 1, 1 -> 2, ..., MAX_DEAL -> MAX_DEAL + 1.
-    place = number + 2 if number < 0 else number + 1
-    place = min(max(place + int(step), 0), MAX_DEAL + 1)
-    return place - 2 if place < 2 else place - 1
-
-
-def _site_table(text: str) -> dict[int, MinCells]:
-    r"""Read the site's table of the fewest free cells: exactly the deals of MIN_CELLS_DEALS.
-
-    Raises ValueError, saying what is wrong, for anything else.
-
-    >>> _site_table("# freecell min-cells 1..3\n123\n")
-    Traceback (most recent call last):
-    ...
-    ValueError: the table holds deals 1..3, not the site's 1..32000
-    """
-    table = parse_min_cells(text)
-    deals = MIN_CELLS_DEALS
-    if list(table) != list(deals):
-        first, last = min(table, default=None), max(table, default=None)
-        msg = f"the table holds deals {first}..{last}, not the site's {deals[0]}..{deals[-1]}"
-        raise ValueError(msg)
-    return table
-
-
-def _split_moves(moves: str) -> list[str]:
-    return [token.strip() for token in str(moves).split(",") if token.strip()]
-
-
-def _is_list_of(value: Any, kind: type, length: int) -> TypeGuard[list[Any]]:
-    """Tell whether ``value`` is a list of ``length`` items of type ``kind``."""
-    return (
-        isinstance(value, list)
-        and len(value) == length
-        and all(isinstance(item, kind) for item in value)
-    )
-
-
-def _made(position: Position, move: Move) -> dict[str, Any]:
-    """Describe a legal move before it is played, for a page to say it.
-
-    ``{"move": notation, "cards": the card codes it moves, top first, "target": the place,
-    "onto": the card it goes onto, or None}``.
-
-    >>> _made(Position.from_deal(deal(617)), Move.parse("82"))
-    {'move': '82', 'cards': ['QH'], 'target': '2', 'onto': 'KS'}
-    """
-    resolved, count = position.resolve(move)
-    if resolved.source in CASCADES:
-        cards = position.cascades[CASCADES.index(resolved.source)][-count:]
-    else:
-        cards = tuple(card for card in [position.card_at(resolved.source)] if card is not None)
-    onto = position.card_at(resolved.target) if resolved.target in CASCADES else None
-    return {
-        "move": str(resolved),
-        "cards": [CARD_CODES[card] for card in cards],
-        "target": resolved.target,
-        "onto": None if onto is None else CARD_CODES[onto],
-    }
-
-
-def _looked_up(
-    table: dict[Position, tuple[Move, ...]], position: Position
-) -> tuple[Move, ...] | None:
-    """Return the moves a table of positions holds for ``position``, or None.
-
-    Held for the position itself, or for the position every card that can go home has gone
-    home from: that one is the same whichever of them went home first, and in any order (a
-    move home never prevents another), so the moves home come first.
-    """
-    known = table.get(position)
-    if known is None:
-        home: list[Move] = []
-        settled = _home_all(position, home)
-        after = table.get(settled) if home else None
-        if after is not None:
-            known = (*home, *after)
-    return known
-
-
-def _auto_play(auto: str | bool) -> AutoPlay:
-    """Return the automatic-move choice a request names: ``"off"``, ``"safe"`` or ``"all"``.
-
-    ``True`` and ``False`` (a caller of the days of one checkbox) mean ``"safe"`` and
-    ``"off"``. Raises :class:`CodedError` (``"auto-play-invalid"``) for anything else.
-
-    >>> _auto_play("all"), _auto_play(True), _auto_play(False)
-    ('all', 'safe', 'off')
-    """
-    if isinstance(auto, bool):
-        return "safe" if auto else "off"
-    return parse_auto_play(auto)
-
-
-def _auto_moves(game: Game, mode: AutoPlay) -> tuple[list[dict[str, Any]], list[Snapshot]]:
-    """Play the automatic moves of ``mode``; return what each made and the game after each."""
-    made: list[dict[str, Any]] = []
-    steps: list[Snapshot] = []
-    while (move := game.position.next_auto_move(mode)) is not None:
-        made.append(_made(game.position, move))
-        game.push(move, auto=True)
-        steps.append(game.snapshot())
-    return made, steps
-
-
-class _History:
-    """What a page kept of a game besides its moves: automatic flags and the redo stack."""
-
-    def __init__(self, auto: list[bool], redo: list[str], redo_auto: list[bool]) -> None:
-        self.auto = auto
-        self.redo = redo
-        self.redo_auto = redo_auto
-
-    @classmethod
-    def read(cls, text: str, moves: int) -> _History:
-        """Read a page's history of a game of ``moves`` moves; an unfit one reads as none."""
-        try:
-            value = json.loads(text) if text else None
-        except ValueError:
-            value = None
-        if isinstance(value, dict):
-            auto, redo, redo_auto = (value.get(key) for key in ("auto", "redo", "redo_auto"))
-            count = len(redo) if isinstance(redo, list) else -1
-            if (
-                _is_list_of(auto, bool, moves)
-                and 0 <= count <= MAX_LINK_MOVES
-                and _is_list_of(redo, str, count)
-                and _is_list_of(redo_auto, bool, count)
-            ):
-                return cls(auto, redo, redo_auto)
-        return cls([False] * moves, [], [])
-
-    def restore_redo(self, game: Game) -> None:
-        """Put the kept redo moves back on the game's redo stack, as far as they are legal."""
-        pushed = 0
-        for move, auto in zip(self.redo, self.redo_auto, strict=True):
-            try:
-                game.push(move, auto=auto)
-            except CodedError:
-                break
-            pushed += 1
-        for _ in range(pushed):
-            game.undo()
-
-
-class _Identifying:
-    """The search for the deals that begin with some cards, a slice at a time."""
-
-    def __init__(self, cards: tuple[int, ...]) -> None:
-        self.cards = cards
-        self.numbers: list[int] = []
-        self.more = False
-        self._steps = search(cards)
-
-    def step(self, max_seconds: float) -> bool:
-        """Search for about ``max_seconds``; return whether the search is over."""
-        deadline = time.perf_counter() + max_seconds
-        for value in self._steps:
-            if value is None:
-                if time.perf_counter() >= deadline:
-                    return False
-            elif len(self.numbers) == FIND_MOST:
-                self.more = True
-                return True
-            else:
-                self.numbers.append(value)
-        return True
 
 
 def _with_game(
@@ -270,7 +63,7 @@ def _with_game(
     def on_the_game(self: Session, /, *args: _P.args, **kwargs: _P.kwargs) -> str:
         game = self._game
         if game is None:
-            return _json(_refusal(CodedError("no-game")))
+            return as_json(refusal(CodedError("no-game")))
         return request(self, game, *args, **kwargs)
 
     signature = inspect.signature(request)
@@ -292,38 +85,15 @@ class Session:
 
     def __init__(self) -> None:
         self._game: Game | None = None
-        self._search: Solver | None = None
-        # The game's position when the search began: the search is for that game (it may
-        # search an earlier position of it, for check), and ends when the game moves on.
-        self._search_at: Position | None = None
-        # What searches found: a position, its result and the moves that win from it.
-        self._known: dict[Position, tuple[str, tuple[Move, ...]]] = {}
-        # The grade of each position searched from the start (not met on another's way).
-        self._grades: dict[Position, int | None] = {}
-        # The search for a deal of a grade (daily, random_deal): not the game's, so it goes on
-        # while the game changes; the latest asked for replaces it, and new_game ends it.
-        self._finder: GradedDealSearch | None = None
-        self._found: dict[tuple[str, int], int] = {}  # (seed, grade) -> the deal found
-        self._turn = 0  # whose slice think() gives next when both searches run
-        self._min_cells: dict[int, MinCells] | None = None  # the site's table, once read
-        # The search for the deals that begin with a layout's cards (identify): the latest
-        # asked for replaces it, identify_stop ends it; what it found, by the cards.
-        self._identifying: _Identifying | None = None
-        self._identified: dict[tuple[int, ...], tuple[list[int], bool]] = {}
-        # The search for a short solution (solve) and the game's position when it began: it
-        # is dropped when the game moves on, or by solve_stop.
-        self._short: ShortSolver | None = None
-        self._short_at: Position | None = None
-        # What short searches found, kept apart from _known so that today's answers never
-        # replace a short one: the moves that win from each position on a short solution's
-        # way, and the positions where a short search found nothing in its time.
-        self._short_known: dict[Position, tuple[Move, ...]] = {}
-        self._short_unknown: set[Position] = set()
-        # The running short search's way: each position along the moves it no longer
-        # changes (ShortSolver.final), with those moves from there; and its length.
-        self._short_way: dict[Position, tuple[Move, ...]] = {}
-        self._short_way_moves = -1
-        self._short_final_said = 0  # the final moves think() has said "done" for
+        self._known = Known()  # what the searches found
+        self._game_search = GameSearch(self._known)  # hint, check, grade
+        self._short_search = ShortSearch(self._known)  # solve
+        self._graded_deals = GradedDeals(self._known)  # daily, random_deal
+        self._layout_deals = LayoutDeals()  # identify
+        self._turns = Turns(
+            [self._graded_deals, self._layout_deals, self._game_search, self._short_search]
+        )
+        self._min_cells = SiteMinCells()
 
     def handle(self, request: str, args: str = "{}") -> str:
         """Answer one of the page's requests: ``request`` names it, ``args`` is a JSON object.
@@ -343,12 +113,12 @@ class Session:
         if request not in REQUESTS:
             names = ", ".join(REQUESTS)
             error = f"unknown request {shorten(str(request))!r}; the requests are {names}"
-            return _json({"ok": False, "error": error})
+            return as_json({"ok": False, "error": error})
         method = getattr(type(self), request)
         try:
             bound = bind(request, method, json.loads(args))
         except (ValueError, RecursionError) as error:  # JSONDecodeError too
-            return _json({"ok": False, "error": str(error)})
+            return as_json({"ok": False, "error": str(error)})
         reply: str = method(self, **bound)
         return reply
 
@@ -359,25 +129,25 @@ class Session:
         >>> json.loads(Session.protocol())["hint"]
         {'waits': True, 'ends': []}
         """
-        return _json(schedule())
+        return as_json(schedule())
 
     def _reply(self, game: Game, **fields: Any) -> str:
-        return _json({"ok": True, **fields, "game": game.snapshot()})
+        return as_json({"ok": True, **fields, "game": game.snapshot()})
 
     def _refuse(self, game: Game, error: CodedError) -> str:
-        return _json({**_refusal(error), "game": game.snapshot()})
+        return as_json({**refusal(error), "game": game.snapshot()})
 
     def _play(self, game: Game, move: Move, auto: AutoPlay) -> str:
         """Play a player's move; the automatic moves of ``auto`` follow.
 
-        The reply's ``"made"`` describes each move made (see :func:`_made`), and ``"steps"``
-        holds the game after each.
+        The reply's ``"made"`` describes each move made (see
+        :func:`freecell._web_replies.made`), and ``"steps"`` holds the game after each.
         """
-        made = [_made(game.position, move)]
+        moved = [made(game.position, move)]
         game.push(move)
         steps = [game.snapshot()]
-        made_auto, steps_auto = _auto_moves(game, auto)
-        return self._reply(game, steps=steps + steps_auto, made=made + made_auto)
+        made_auto, steps_auto = auto_moves(game, auto)
+        return self._reply(game, steps=steps + steps_auto, made=moved + made_auto)
 
     def new_game(
         self, text: str, moves: str = "", step: int = 0, faces: bool = True, history: str = ""
@@ -405,33 +175,16 @@ class Session:
         try:
             number = parse_deal_number(str(text))
         except DealNumberError as error:
-            return _json(_refusal(error))
+            return as_json(refusal(error))
         if step:
-            number = _stepped(number, step)
-        self._finder = None  # the player chose a deal: a search for another one is over
+            number = stepped(number, step)
+        self._graded_deals.stop()  # the player chose a deal: a search for another one is over
         game = Game.from_deal_number(number)
         self._game = game
-        extra: dict[str, Any] = {}
-        tokens = _split_moves(moves)
-        kept = _History.read(history, len(tokens))
-        for index, token in enumerate(tokens[:MAX_LINK_MOVES], start=1):
-            try:
-                game.push(token, auto=kept.auto[index - 1])
-            except CodedError as error:
-                params = {"index": index, "move": shorten(token), "reason": error.as_data()}
-                extra = {"notice_code": "link-move", "notice_params": params}
-                break
-        else:
-            if len(tokens) > MAX_LINK_MOVES:
-                params = {"count": len(tokens), "max": MAX_LINK_MOVES}
-                extra = {"notice_code": "link-too-long", "notice_params": params}
-            else:
-                kept.restore_redo(game)
-        if extra:
-            extra["notice"] = message(extra["notice_code"], extra["notice_params"])
+        extra = replay(game, moves, history)
         if faces:
-            extra["faces"] = _FACES
-        previous, following = (_stepped(number, by) for by in (-1, 1))
+            extra["faces"] = FACES
+        previous, following = (stepped(number, by) for by in (-1, 1))
         return self._reply(
             game,
             number=number,
@@ -468,7 +221,7 @@ class Session:
         "illegal move '2h': 9C cannot go to the foundations, which need the AC next"
         """
         try:
-            mode = _auto_play(auto)
+            mode = auto_play(auto)
             move = find_move(
                 game.position, str(source), str(target), str(card or ""), longest=bool(longest)
             )
@@ -491,7 +244,7 @@ class Session:
         'Ace of Hearts is covered by cards out of sequence with it'
         """
         try:
-            mode = _auto_play(auto)
+            mode = auto_play(auto)
             move = best_move_for(game.position, str(card))
             if move is None:
                 raise why_stuck(game.position, str(card))
@@ -512,11 +265,11 @@ class Session:
         ['1a', '5h', '6h']
         """
         try:
-            mode = _auto_play(auto)
+            mode = auto_play(auto)
         except CodedError as error:
             return self._refuse(game, error)
-        made, steps = _auto_moves(game, mode)
-        return self._reply(game, steps=steps, made=made)
+        moved, steps = auto_moves(game, mode)
+        return self._reply(game, steps=steps, made=moved)
 
     @_with_game
     def position_text(self, game: Game) -> str:
@@ -611,10 +364,9 @@ class Session:
         ('solved', True, True)
         """
         position = game.position
-        short = self._short_answer(position)
-        known = ("solved", short) if short is not None else self._known.get(position)
+        known = self._known.solution(position)
         if known is None:
-            self._search_for(game, position)
+            self._game_search.start(game, position)
             return self._reply(game, pending=True)
         return self._reply(game, **self._solution_fields(game, *known))
 
@@ -627,7 +379,7 @@ class Session:
             "start": position == game.start,
         }
         if moves:
-            fields["hint"] = _made(position, moves[0])
+            fields["hint"] = made(position, moves[0])
         return fields
 
     @_with_game
@@ -659,21 +411,16 @@ class Session:
         True
         """
         position = game.position
-        short = self._short_answer(position)
+        short = self._known.short(position)
         known: tuple[str, tuple[Move, ...]] | None = None
         if short is not None:
             known = ("solved", short)
         elif self._verdict_known(position) == "no":
             known = ("impossible", ())
-        elif position in self._short_unknown:
+        elif position in self._known.short_unknown:
             known = ("unknown", ())
         if known is None:
-            partial = self._short_partial(position)
-            if partial is None:
-                self._drop_short()
-                self._short = ShortSolver(position, max_seconds=SHORT_SECONDS)
-                self._short_final_said = 0
-            self._short_at = position
+            partial = self._short_search.start(position)
             if not partial:
                 return self._reply(game, pending=True)
             fields = self._solution_fields(game, "solved", partial)
@@ -692,44 +439,8 @@ class Session:
         >>> session.think(0.005)
         'idle'
         """
-        self._drop_short()
-        return _json({"ok": True})
-
-    def _drop_short(self) -> None:
-        """End the short search; remember the solution it was shortening, if any, as it is.
-
-        Its first moves (:attr:`freecell.ShortSolver.final`) are those of the search's answer
-        had it gone on; the rest is shorter than today's search's, if not yet as short as the
-        search would have made it.
-        """
-        short = self._short
-        if short is not None and short.final:
-            self._keep_short(short.position, short.best)
-        self._short = None
-        self._short_way, self._short_way_moves = {}, -1
-
-    def _short_answer(self, position: Position) -> tuple[Move, ...] | None:
-        """Return the short solution known from ``position``, or None."""
-        return _looked_up(self._short_known, position)
-
-    def _short_partial(self, position: Position) -> tuple[Move, ...] | None:
-        """Return the moves the running short search keeps from ``position``, or None.
-
-        None when no short search runs or ``position`` is not on its way; the moves may be
-        none (the search has not settled any from there yet).
-        """
-        short = self._short
-        if short is None:
-            return None
-        final = short.final
-        if len(final) != self._short_way_moves:  # it grew: the way again
-            position_on = short.position
-            self._short_way = {position_on: final}
-            for index, move in enumerate(final):
-                position_on = position_on.apply(move)
-                self._short_way[position_on] = final[index + 1 :]
-            self._short_way_moves = len(final)
-        return _looked_up(self._short_way, position)
+        self._short_search.drop()
+        return as_json({"ok": True})
 
     @_with_game
     def check(self, game: Game) -> str:
@@ -764,7 +475,7 @@ class Session:
                     return self._reply(game, pending=True)
                 if earlier != "no":
                     if earlier == "yes":
-                        fields["lost"] = {"move_count": count, "made": _made(before, move)}
+                        fields["lost"] = {"move_count": count, "made": made(before, move)}
                     break
             else:
                 fields["deal_lost"] = True
@@ -787,10 +498,10 @@ class Session:
         4
         """
         start = game.start
-        if start not in self._grades:
-            self._search_for(game, start)
+        if not self._known.graded(start):
+            self._game_search.start(game, start)
             return self._reply(game, pending=True)
-        return self._reply(game, difficulty=self._grades[start])
+        return self._reply(game, difficulty=self._known.grade(start))
 
     @_with_game
     def min_cells(self, game: Game, table: str | None = None) -> str:
@@ -815,17 +526,11 @@ class Session:
         >>> print(json.loads(other.min_cells(""))["error"])
         data/min-cells.txt: a min-cells table starts with '# freecell min-cells FIRST..LAST'
         """
-        number = game.deal_number
-        if number is None or number not in MIN_CELLS_DEALS:
-            return self._reply(game, min_cells=None)
-        if self._min_cells is None:
-            if table is None:
-                return self._reply(game, table=MIN_CELLS_FILE)
-            try:
-                self._min_cells = _site_table(table)
-            except ValueError as error:
-                return _json({"ok": False, "error": f"{MIN_CELLS_FILE}: {error}"})
-        return self._reply(game, min_cells=self._min_cells[number])
+        try:
+            fields = self._min_cells.fields(game.deal_number, table)
+        except ValueError as error:
+            return as_json({"ok": False, "error": str(error)})
+        return self._reply(game, **fields)
 
     @_with_game
     def undo_to_winnable(self, game: Game) -> str:
@@ -855,12 +560,9 @@ class Session:
 
     def _verdict_known(self, position: Position) -> str | None:
         """Return what searches found for a position, as ``yes``/``no``/``unknown``, or None."""
-        if self._short_answer(position) is not None or self._short_partial(position):
+        if self._short_search.partial(position):
             return "yes"
-        known = self._known.get(position)
-        if known is None:
-            return None
-        return {"solved": "yes", "impossible": "no"}.get(known[0], "unknown")
+        return self._known.verdict(position)
 
     def _is_winnable(self, position: Position) -> bool:
         return self._verdict_known(position) == "yes"
@@ -869,14 +571,8 @@ class Session:
         """Return :meth:`_verdict_known` for a position of the game; if unknown, search it."""
         verdict = self._verdict_known(position)
         if verdict is None:
-            self._search_for(game, position)
+            self._game_search.start(game, position)
         return verdict
-
-    def _search_for(self, game: Game, position: Position) -> None:
-        """Make the session's search the one of ``position`` (kept if it is already)."""
-        if self._search is None or self._search.position != position:
-            self._search = Solver(position, max_seconds=SEARCH_SECONDS)
-        self._search_at = game.position
 
     def daily(self, date: str) -> str:
         """Find the daily deal of a UTC date (YYYY-MM-DD), as :func:`freecell.daily_deal` does.
@@ -900,7 +596,7 @@ class Session:
         try:
             day = parse_date(str(date))
         except CodedError as error:
-            return _json(_refusal(error))
+            return as_json(refusal(error))
         return self._find(day.isoformat(), daily_grade(day), date=day.isoformat())
 
     def random_deal(self, grade: str, seed: str) -> str:
@@ -916,18 +612,15 @@ class Session:
         try:
             wanted = parse_grade(str(grade))
         except CodedError as error:
-            return _json(_refusal(error))
+            return as_json(refusal(error))
         return self._find(str(seed), wanted)
 
     def _find(self, seed: str, grade: int, **fields: Any) -> str:
         """Answer a search for a deal of a grade: found before, or pending (the latest wins)."""
-        number = self._found.get((seed, grade))
-        if number is not None:
-            return _json({"ok": True, "number": number, "difficulty": grade, **fields})
-        finder = self._finder
-        if finder is None or (finder.seed, finder.grade) != (seed, grade):
-            self._finder = GradedDealSearch(seed, grade)
-        return _json({"ok": True, "pending": True})
+        number = self._graded_deals.ask(seed, grade)
+        if number is None:
+            return as_json({"ok": True, "pending": True})
+        return as_json({"ok": True, "number": number, "difficulty": grade, **fields})
 
     def identify(self, text: str) -> str:
         """Find the deals whose layout begins with the cards of ``text``, as ``identify`` does.
@@ -951,15 +644,13 @@ class Session:
         try:
             cards = parse_layout(str(text))
         except CodedError as error:
-            return _json(_refusal(error))
-        found = self._identified.get(cards)
-        if found is not None:
-            numbers, more = found
-            fields = {"numbers": numbers, "more": more, "count": len(cards), "max": MAX_DEAL}
-            return _json({"ok": True, **fields})
-        if self._identifying is None or self._identifying.cards != cards:
-            self._identifying = _Identifying(cards)
-        return _json({"ok": True, "pending": True})
+            return as_json(refusal(error))
+        found = self._layout_deals.ask(cards)
+        if found is None:
+            return as_json({"ok": True, "pending": True})
+        numbers, more = found
+        fields = {"numbers": numbers, "more": more, "count": len(cards), "max": MAX_DEAL}
+        return as_json({"ok": True, **fields})
 
     def identify_stop(self) -> str:
         """End the search of :meth:`identify` (the page's Escape); what it found is dropped.
@@ -967,8 +658,8 @@ class Session:
         >>> json.loads(Session().identify_stop())
         {'ok': True}
         """
-        self._identifying = None
-        return _json({"ok": True})
+        self._layout_deals.stop()
+        return as_json({"ok": True})
 
     def think(self, max_seconds: float = 0.005) -> str:
         """Work on the session's searches for about ``max_seconds``.
@@ -983,117 +674,7 @@ class Session:
         one now answer, or start their next search; call again while searches remain) or
         ``"idle"``: nothing left to search.
         """
-        turns: list[Callable[[float], str]] = []
-        if self._finder is not None:
-            turns.append(functools.partial(self._think_finder, self._finder))
-        if self._identifying is not None:
-            turns.append(functools.partial(self._think_identify, self._identifying))
-        game_search = self._game_search()
-        if game_search is not None:
-            turns.append(functools.partial(self._think_game, game_search))
-        short = self._short_search()
-        if short is not None:
-            turns.append(functools.partial(self._think_short, short))
-        if not turns:
-            return "idle"
-        turn = turns[self._turn % len(turns)]
-        self._turn += 1
-        return turn(max_seconds)
-
-    def _think_game(self, game_search: Solver, max_seconds: float) -> str:
-        solution = game_search.step(max_seconds)
-        if solution is None:
-            return "thinking"
-        self._search = None
-        self._learn(game_search.position, solution)
-        return "done"
-
-    def _think_short(self, short: ShortSolver, max_seconds: float) -> str:
-        solution = short.step(max_seconds)
-        if solution is None:
-            # More moves final: "done" for the requests waiting (a solve answers them), though
-            # the search goes on.
-            final = len(short.final)
-            if final == self._short_final_said:
-                return "thinking"
-            self._short_final_said = final
-            return "done"
-        self._short = None
-        self._short_way, self._short_way_moves = {}, -1
-        self._learn_short(short.position, solution)
-        return "done"
-
-    def _short_search(self) -> ShortSolver | None:
-        """Return the short search, dropped if the game has left its way (see :meth:`solve`)."""
-        game = self._game
-        if game is None:
-            self._drop_short()
-        elif self._short_at != game.position:
-            on_its_way = self._short_partial(game.position) is not None
-            self._short_at = game.position
-            if not on_its_way:
-                self._drop_short()
-        return self._short
-
-    def _learn_short(self, position: Position, solution: Solution) -> None:
-        """Remember a short search's answer: a solution for every position on its way.
-
-        A proof of impossibility is today's search's, remembered as its answers are.
-        """
-        if solution.result == "impossible":
-            self._learn(position, solution)
-            return
-        if solution.result != "solved":
-            self._short_unknown.add(position)
-            return
-        self._keep_short(position, solution.moves)
-
-    def _keep_short(self, position: Position, moves: tuple[Move, ...]) -> None:
-        """Remember a short solution from ``position``: for every position on its way."""
-        if len(self._short_known) > _KNOWN_MOST:
-            self._short_known.clear()
-            self._short_unknown.clear()
-        self._short_known[position] = moves
-        for index, move in enumerate(moves):
-            position = position.apply(move)
-            self._short_known[position] = moves[index + 1 :]
-
-    def _think_identify(self, identifying: _Identifying, max_seconds: float) -> str:
-        if not identifying.step(max_seconds):
-            return "thinking"
-        self._identifying = None
-        if len(self._identified) > _KNOWN_MOST // 1000:
-            self._identified.clear()
-        self._identified[identifying.cards] = (identifying.numbers, identifying.more)
-        return "done"
-
-    def _game_search(self) -> Solver | None:
-        """Return the search of the game, dropped if the game has moved on since it began."""
-        if self._game is None or self._search_at != self._game.position:
-            self._search = None
-        return self._search
-
-    def _think_finder(self, finder: GradedDealSearch, max_seconds: float) -> str:
-        number = finder.step(max_seconds)
-        if number is None:
-            return "thinking"
-        self._finder = None
-        self._found[finder.seed, finder.grade] = number
-        if finder.solution is not None:  # the deal's own search: its grade, hints, guard
-            self._learn(Position.from_deal(deal(number)), finder.solution)
-        return "done"
-
-    def _learn(self, position: Position, solution: Solution) -> None:
-        """Remember a search's answer and grade, and for a solution every position on its way."""
-        if len(self._known) > _KNOWN_MOST:
-            self._known.clear()
-            self._grades.clear()
-        self._grades[position] = difficulty(solution)
-        moves = solution.moves
-        self._known[position] = (solution.result, moves)
-        for index, move in enumerate(moves):
-            position = position.apply(move)
-            self._known[position] = ("solved", moves[index + 1 :])
+        return self._turns.think(self._game, max_seconds)
 
     @_with_game
     def play_move(self, game: Game, move: str, auto: str | bool = "off") -> str:
@@ -1106,7 +687,7 @@ class Session:
         'KS'
         """
         try:
-            mode = _auto_play(auto)
+            mode = auto_play(auto)
             resolved, _ = game.position.resolve(str(move))
         except CodedError as error:
             return self._refuse(game, error)
