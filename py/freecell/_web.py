@@ -26,24 +26,24 @@ import json
 from collections.abc import Callable
 from typing import Any, Concatenate, ParamSpec
 
-from freecell._clicks import best_move_for, find_move, why_stuck
+from freecell import _web_moves
 from freecell._daily import daily_grade, parse_date, parse_grade
 from freecell._deal import MAX_DEAL, DealNumberError, deal, format_deal, parse_deal_number
 from freecell._errors import ERROR_CODES, CodedError, shorten
-from freecell._history import Game, HistoryError
+from freecell._history import Game
 from freecell._identify import parse_layout
 from freecell._min_cells import MIN_CELLS_DEALS
 from freecell._names import CARD_CODES
 from freecell._notation import CASCADES, Move
 from freecell._protocol import REQUESTS, bind, schedule
-from freecell._rules import AutoPlay, Position
+from freecell._rules import Position
 from freecell._solver import player_moves
 from freecell._web_graded import GradedDeals
 from freecell._web_identify import FIND_MOST, LayoutDeals
 from freecell._web_known import Known
 from freecell._web_link import MAX_LINK_MOVES, replay, stepped
 from freecell._web_min_cells import SiteMinCells
-from freecell._web_replies import FACES, as_json, auto_moves, auto_play, made, refusal
+from freecell._web_replies import FACES, as_json, game_refusal, game_reply, made, refusal
 from freecell._web_searches import SHORT_SECONDS, GameSearch, ShortSearch, Turns
 
 _P = ParamSpec("_P")
@@ -131,24 +131,6 @@ class Session:
         """
         return as_json(schedule())
 
-    def _reply(self, game: Game, **fields: Any) -> str:
-        return as_json({"ok": True, **fields, "game": game.snapshot()})
-
-    def _refuse(self, game: Game, error: CodedError) -> str:
-        return as_json({**refusal(error), "game": game.snapshot()})
-
-    def _play(self, game: Game, move: Move, auto: AutoPlay) -> str:
-        """Play a player's move; the automatic moves of ``auto`` follow.
-
-        The reply's ``"made"`` describes each move made (see
-        :func:`freecell._web_replies.made`), and ``"steps"`` holds the game after each.
-        """
-        moved = [made(game.position, move)]
-        game.push(move)
-        steps = [game.snapshot()]
-        made_auto, steps_auto = auto_moves(game, auto)
-        return self._reply(game, steps=steps + steps_auto, made=moved + made_auto)
-
     def new_game(
         self, text: str, moves: str = "", step: int = 0, faces: bool = True, history: str = ""
     ) -> str:
@@ -185,7 +167,7 @@ class Session:
         if faces:
             extra["faces"] = FACES
         previous, following = (stepped(number, by) for by in (-1, 1))
-        return self._reply(
+        return game_reply(
             game,
             number=number,
             text=format_deal(deal(number)),
@@ -204,141 +186,58 @@ class Session:
         auto: str | bool = "safe",
         longest: bool = False,
     ) -> str:
-        """Play a player's move from ``source`` to ``target`` (places 1-8, a-d, h).
-
-        ``card`` names the card picked up, when the player picked one: in a cascade it takes
-        the cards below it along; ``longest`` (a click rather than a drag) moves as much of a
-        run onto an empty cascade as the rules allow (see
-        :func:`freecell._clicks.find_move`). The automatic moves of ``auto`` follow (``"off"``,
-        ``"safe"`` or ``"all"``: see :meth:`freecell.Position.next_auto_move`), each a move of
-        its own. A refused move gets ``"error"``, the engine's reason, and changes nothing.
+        """Play a move from ``source`` to ``target``: :func:`~freecell._web_moves.play`.
 
         >>> session = Session(); _ = session.new_game("1")
-        >>> reply = json.loads(session.play("5", "a"))
-        >>> reply["ok"], reply["game"]["moves"], len(reply["steps"])
-        (True, ['5a'], 1)
-        >>> json.loads(session.play("2", "h"))["error"]
-        "illegal move '2h': 9C cannot go to the foundations, which need the AC next"
+        >>> json.loads(session.play("5", "a"))["game"]["moves"]
+        ['5a']
         """
-        try:
-            mode = auto_play(auto)
-            move = find_move(
-                game.position, str(source), str(target), str(card or ""), longest=bool(longest)
-            )
-        except CodedError as error:
-            return self._refuse(game, error)
-        return self._play(game, move, mode)
+        return _web_moves.play(game, source, target, card, auto, longest)
 
     @_with_game
     def play_card(self, game: Game, card: str, auto: str | bool = "safe") -> str:
-        """Play the move a tap or a double click on ``card`` makes (its best place).
+        """Play the move a tap on ``card`` makes: :func:`~freecell._web_moves.play_card`."""
+        return _web_moves.play_card(game, card, auto)
 
-        :func:`freecell._clicks.best_move_for` chooses it; a card with none is refused with
-        the reason :func:`freecell._clicks.why_stuck` gives. The automatic moves of ``auto``
-        follow, as for :meth:`play`.
-
-        >>> session = Session(); _ = session.new_game("1")
-        >>> json.loads(session.play_card("6S"))["game"]["moves"]
-        ['1a']
-        >>> json.loads(session.play_card("AH"))["error"]
-        'Ace of Hearts is covered by cards out of sequence with it'
-        """
-        try:
-            mode = auto_play(auto)
-            move = best_move_for(game.position, str(card))
-            if move is None:
-                raise why_stuck(game.position, str(card))
-        except CodedError as error:
-            return self._refuse(game, error)
-        return self._play(game, move, mode)
+    @_with_game
+    def play_move(self, game: Game, move: str, auto: str | bool = "off") -> str:
+        """Play a move in standard notation: :func:`~freecell._web_moves.play_move`."""
+        return _web_moves.play_move(game, move, auto)
 
     @_with_game
     def auto_moves(self, game: Game, auto: str | bool = "safe") -> str:
-        """Play the automatic moves of ``auto`` there are now (auto-play was just changed).
+        """Play the automatic moves there are now: :func:`~freecell._web_moves.auto_moves`."""
+        return _web_moves.auto_moves(game, auto)
 
-        They count as automatic moves of the last turn, so Undo takes them back with it.
-
-        >>> session = Session(); _ = session.new_game("3", "1a")
-        >>> json.loads(session.auto_moves())["game"]["moves"]
-        ['1a', '5h']
-        >>> json.loads(session.auto_moves("all"))["game"]["moves"]
-        ['1a', '5h', '6h']
-        """
-        try:
-            mode = auto_play(auto)
-        except CodedError as error:
-            return self._refuse(game, error)
-        moved, steps = auto_moves(game, mode)
-        return self._reply(game, steps=steps, made=moved)
+    @_with_game
+    def targets(self, game: Game, source: str) -> str:
+        """List where the card(s) at ``source`` can go: :func:`~freecell._web_moves.targets`."""
+        return _web_moves.targets(game, source)
 
     @_with_game
     def position_text(self, game: Game) -> str:
-        """Return the game's position in fc-solve's format, as "Copy text" copies it.
-
-        >>> session = Session(); _ = session.new_game("617", "82")
-        >>> print(json.loads(session.position_text())["text"].splitlines()[-1])
-        : AH KH TC JS 2S
-        """
-        return self._reply(game, text=str(game.position) + "\n")
+        """Return the position in fc-solve's format: :func:`~freecell._web_moves.position_text`."""
+        return _web_moves.position_text(game)
 
     @_with_game
     def undo(self, game: Game) -> str:
-        """Take back the player's last move and the automatic moves that followed it.
-
-        >>> session = Session(); _ = session.new_game("1", "5a,5b,5c")
-        >>> _ = session.play("5", "d")
-        >>> json.loads(session.undo())["game"]["moves"]
-        ['5a', '5b', '5c']
-        """
-        return self._history(game, Game.undo_turn)
+        """Take back the player's last turn: :func:`~freecell._web_moves.undo`."""
+        return _web_moves.undo(game)
 
     @_with_game
     def redo(self, game: Game) -> str:
-        """Play again what the last :meth:`undo` took back.
-
-        >>> session = Session(); _ = session.new_game("1", "5a,5b")
-        >>> _ = session.undo()
-        >>> json.loads(session.redo())["game"]["moves"]
-        ['5a', '5b']
-        """
-        return self._history(game, Game.redo_turn)
+        """Play again what the last undo took back: :func:`~freecell._web_moves.redo`."""
+        return _web_moves.redo(game)
 
     @_with_game
     def restart(self, game: Game) -> str:
-        """Take back every move; redo plays them again, one by one, so nothing is lost.
-
-        >>> session = Session(); _ = session.new_game("1", "5a,5b")
-        >>> reply = json.loads(session.restart())["game"]
-        >>> reply["moves"], reply["can_redo"]
-        ([], True)
-        """
-        return self._history(game, Game.restart)
+        """Take back every move, to redo: :func:`~freecell._web_moves.restart`."""
+        return _web_moves.restart(game)
 
     @_with_game
     def seek(self, game: Game, moves: int) -> str:
-        """Go back or forth through the game's history until ``moves`` moves are played.
-
-        One step is one move, automatic moves included (see :meth:`freecell.Game.seek`):
-        ``moves`` runs from 0 to the moves played plus the moves to redo, and a count outside
-        goes to the nearest end. Nothing is lost: the moves passed wait on the redo stack, and
-        a move played from an earlier point starts a new branch, as after Undo.
-
-        >>> session = Session(); _ = session.new_game("1", "5a,5b,5c")
-        >>> game = json.loads(session.seek(1))["game"]
-        >>> game["moves"], game["redo"]
-        (['5a'], ['5b', '5c'])
-        >>> json.loads(session.seek(3))["game"]["moves"]
-        ['5a', '5b', '5c']
-        """
-        game.seek(int(moves))
-        return self._reply(game)
-
-    def _history(self, game: Game, change: Callable[[Game], object]) -> str:
-        try:
-            change(game)
-        except HistoryError as error:
-            return self._refuse(game, error)
-        return self._reply(game)
+        """Go to the history's point after ``moves`` moves: :func:`~freecell._web_moves.seek`."""
+        return _web_moves.seek(game, moves)
 
     @_with_game
     def hint(self, game: Game) -> str:
@@ -367,8 +266,8 @@ class Session:
         known = self._known.solution(position)
         if known is None:
             self._game_search.start(game, position)
-            return self._reply(game, pending=True)
-        return self._reply(game, **self._solution_fields(game, *known))
+            return game_reply(game, pending=True)
+        return game_reply(game, **self._solution_fields(game, *known))
 
     def _solution_fields(self, game: Game, result: str, moves: tuple[Move, ...]) -> dict[str, Any]:
         """Return a hint's fields: the result, the moves, the first move and the start flag."""
@@ -422,11 +321,11 @@ class Session:
         if known is None:
             partial = self._short_search.start(position)
             if not partial:
-                return self._reply(game, pending=True)
+                return game_reply(game, pending=True)
             fields = self._solution_fields(game, "solved", partial)
-            return self._reply(game, player_moves=player_moves(partial), partial=True, **fields)
+            return game_reply(game, player_moves=player_moves(partial), partial=True, **fields)
         fields = self._solution_fields(game, *known)
-        return self._reply(game, player_moves=player_moves(known[1]), **fields)
+        return game_reply(game, player_moves=player_moves(known[1]), **fields)
 
     def solve_stop(self) -> str:
         """End the search of :meth:`solve` (the page's Solve stopped).
@@ -466,20 +365,20 @@ class Session:
         """
         verdict = self._verdict(game, game.position)
         if verdict is None:
-            return self._reply(game, pending=True)
+            return game_reply(game, pending=True)
         fields: dict[str, Any] = {"solvable": verdict, "lost": None, "deal_lost": False}
         if verdict == "no":
             for count, before, move in reversed(game.turns()):
                 earlier = self._verdict(game, before)
                 if earlier is None:
-                    return self._reply(game, pending=True)
+                    return game_reply(game, pending=True)
                 if earlier != "no":
                     if earlier == "yes":
                         fields["lost"] = {"move_count": count, "made": made(before, move)}
                     break
             else:
                 fields["deal_lost"] = True
-        return self._reply(game, **fields)
+        return game_reply(game, **fields)
 
     @_with_game
     def grade(self, game: Game) -> str:
@@ -500,8 +399,8 @@ class Session:
         start = game.start
         if not self._known.graded(start):
             self._game_search.start(game, start)
-            return self._reply(game, pending=True)
-        return self._reply(game, difficulty=self._known.grade(start))
+            return game_reply(game, pending=True)
+        return game_reply(game, difficulty=self._known.grade(start))
 
     @_with_game
     def min_cells(self, game: Game, table: str | None = None) -> str:
@@ -530,7 +429,7 @@ class Session:
             fields = self._min_cells.fields(game.deal_number, table)
         except ValueError as error:
             return as_json({"ok": False, "error": str(error)})
-        return self._reply(game, **fields)
+        return game_reply(game, **fields)
 
     @_with_game
     def undo_to_winnable(self, game: Game) -> str:
@@ -553,10 +452,10 @@ class Session:
             winnable = (n for n, before, _ in reversed(game.turns()) if self._is_winnable(before))
             count = next(winnable, None)
             if count is None:
-                return self._refuse(game, CodedError("none-winnable"))
+                return game_refusal(game, CodedError("none-winnable"))
             while len(game.move_stack) > count:
                 game.undo_turn()
-        return self._reply(game)
+        return game_reply(game)
 
     def _verdict_known(self, position: Position) -> str | None:
         """Return what searches found for a position, as ``yes``/``no``/``unknown``, or None."""
@@ -675,37 +574,6 @@ class Session:
         ``"idle"``: nothing left to search.
         """
         return self._turns.think(self._game, max_seconds)
-
-    @_with_game
-    def play_move(self, game: Game, move: str, auto: str | bool = "off") -> str:
-        """Play one move in standard notation (Solve plays these), the moves of ``auto`` after.
-
-        With ``"off"``, the default, no automatic move follows.
-
-        >>> session = Session(); _ = session.new_game("617")
-        >>> json.loads(session.play_move("82"))["made"][0]["onto"]
-        'KS'
-        """
-        try:
-            mode = auto_play(auto)
-            resolved, _ = game.position.resolve(str(move))
-        except CodedError as error:
-            return self._refuse(game, error)
-        return self._play(game, resolved, mode)
-
-    @_with_game
-    def targets(self, game: Game, source: str) -> str:
-        """List the places the card(s) at ``source`` can go now, for highlighting them.
-
-        >>> session = Session(); _ = session.new_game("617")
-        >>> json.loads(session.targets("8"))["targets"]
-        ['2', '3', 'a', 'b', 'c', 'd']
-        """
-        places: list[str] = []
-        for move in game.position.moves_from(str(source)):
-            if move.target not in places:
-                places.append(move.target)
-        return self._reply(game, targets=places)
 
 
 def warm_up(number: int, search_seconds: float = 0.001) -> None:

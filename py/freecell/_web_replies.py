@@ -3,7 +3,7 @@
 The pieces every request of :class:`freecell._web.Session` answers with: a reply is a JSON
 object (:func:`as_json`), a refusal carries its English message, code and params
 (:func:`refusal`), a move is described before it is played (:func:`made`), and the automatic
-moves a request asks for are played and described one by one (:func:`auto_moves`).
+moves a request asks for are played and described one by one (:func:`automatic_moves`).
 """
 
 import json
@@ -48,6 +48,24 @@ def refusal(error: CodedError) -> dict[str, Any]:
     return {"ok": False, "error": str(error), **error.as_data()}
 
 
+def game_reply(game: Game, **fields: Any) -> str:
+    """Return a request's answer: ``"ok": true``, its fields and the game after it.
+
+    >>> game_reply(Game.from_deal_number(1), text="x")[:24]
+    '{"ok": true, "text": "x"'
+    """
+    return as_json({"ok": True, **fields, "game": game.snapshot()})
+
+
+def game_refusal(game: Game, error: CodedError) -> str:
+    """Return a request's refusal (see :func:`refusal`), with the game, unchanged.
+
+    >>> '"code": "no-game"' in game_refusal(Game.from_deal_number(1), CodedError("no-game"))
+    True
+    """
+    return as_json({**refusal(error), "game": game.snapshot()})
+
+
 def made(position: Position, move: Move) -> dict[str, Any]:
     """Describe a legal move before it is played, for a page to say it.
 
@@ -86,11 +104,11 @@ def auto_play(auto: str | bool) -> AutoPlay:
     return parse_auto_play(auto)
 
 
-def auto_moves(game: Game, mode: AutoPlay) -> tuple[list[dict[str, Any]], list[Snapshot]]:
+def automatic_moves(game: Game, mode: AutoPlay) -> tuple[list[dict[str, Any]], list[Snapshot]]:
     """Play the automatic moves of ``mode``; return what each made and the game after each.
 
     >>> game = Game.from_deal_number(3); _ = game.push("1a")
-    >>> [move["move"] for move in auto_moves(game, "safe")[0]]
+    >>> [move["move"] for move in automatic_moves(game, "safe")[0]]
     ['5h']
     """
     described: list[dict[str, Any]] = []
