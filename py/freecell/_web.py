@@ -34,17 +34,16 @@ from freecell._history import Game
 from freecell._identify import parse_layout
 from freecell._min_cells import MIN_CELLS_DEALS
 from freecell._names import CARD_CODES
-from freecell._notation import CASCADES, Move
+from freecell._notation import CASCADES
 from freecell._protocol import REQUESTS, bind, schedule
-from freecell._rules import Position
-from freecell._solver import player_moves
+from freecell._web_advice import Advice
 from freecell._web_graded import GradedDeals
 from freecell._web_identify import FIND_MOST, LayoutDeals
 from freecell._web_known import Known
 from freecell._web_link import MAX_LINK_MOVES, replay, stepped
 from freecell._web_min_cells import SiteMinCells
-from freecell._web_replies import FACES, as_json, game_refusal, game_reply, made, refusal
-from freecell._web_searches import SHORT_SECONDS, GameSearch, ShortSearch, Turns
+from freecell._web_replies import FACES, as_json, game_reply, refusal
+from freecell._web_searches import SHORT_SECONDS, Turns
 
 _P = ParamSpec("_P")
 
@@ -86,13 +85,10 @@ class Session:
     def __init__(self) -> None:
         self._game: Game | None = None
         self._known = Known()  # what the searches found
-        self._game_search = GameSearch(self._known)  # hint, check, grade
-        self._short_search = ShortSearch(self._known)  # solve
+        self._advice = Advice(self._known)  # hint, solve, check, grade
         self._graded_deals = GradedDeals(self._known)  # daily, random_deal
         self._layout_deals = LayoutDeals()  # identify
-        self._turns = Turns(
-            [self._graded_deals, self._layout_deals, self._game_search, self._short_search]
-        )
+        self._turns = Turns([self._graded_deals, self._layout_deals, *self._advice.searches])
         self._min_cells = SiteMinCells()
 
     def handle(self, request: str, args: str = "{}") -> str:
@@ -241,166 +237,36 @@ class Session:
 
     @_with_game
     def hint(self, game: Game) -> str:
-        """Say what to do from the game's position: a solution from here, or that none exists.
-
-        The answer comes at once for a position searched before or on the way of a solution
-        found before (so a hint after following the last one costs nothing); a short solution
-        (:meth:`solve`'s) known for the position comes first. Otherwise a search
-        starts and the reply says ``"pending": true``: call :meth:`think` until it says
-        ``"done"``, then ask again. The answer: ``"result"`` (``"solved"``, ``"impossible"``
-        when a complete search proved it, or ``"unknown"`` when :data:`SEARCH_SECONDS` ran
-        out), ``"moves"`` (a solution from here, automatic moves written out), ``"hint"``
-        (its first move, as ``"made"`` describes moves) and ``"start"`` (whether the position
-        is the deal's own).
+        """Say what to do from the game's position: :meth:`~freecell._web_advice.Advice.hint`.
 
         >>> session = Session(); _ = session.new_game("617")
         >>> json.loads(session.hint())["pending"]
         True
         >>> while session.think(0.005) == "thinking":
         ...     pass  # the page's worker answers other requests meanwhile
-        >>> reply = json.loads(session.hint())
-        >>> reply["result"], reply["hint"]["move"] == reply["moves"][0], reply["start"]
-        ('solved', True, True)
+        >>> json.loads(session.hint())["result"]
+        'solved'
         """
-        position = game.position
-        known = self._known.solution(position)
-        if known is None:
-            self._game_search.start(game, position)
-            return game_reply(game, pending=True)
-        return game_reply(game, **self._solution_fields(game, *known))
-
-    def _solution_fields(self, game: Game, result: str, moves: tuple[Move, ...]) -> dict[str, Any]:
-        """Return a hint's fields: the result, the moves, the first move and the start flag."""
-        position = game.position
-        fields: dict[str, Any] = {
-            "result": result,
-            "moves": [str(move) for move in moves],
-            "start": position == game.start,
-        }
-        if moves:
-            fields["hint"] = made(position, moves[0])
-        return fields
+        return self._advice.hint(game)
 
     @_with_game
     def solve(self, game: Game) -> str:
-        """Answer a short solution from the game's position: the one Solve plays.
-
-        As :meth:`hint` answers (the same fields, and ``"player_moves"``: the moves whose
-        target is not a foundation), with the solution :class:`freecell.ShortSolver` finds,
-        which may take seconds: until it ends the reply says ``"pending": true`` (call
-        :meth:`think` until ``"done"``, then ask again), and the search is dropped when the
-        game moves on, or by :meth:`solve_stop`. It may search for :data:`SHORT_SECONDS`:
-        then the shortest solution found is the answer; with none, ``"unknown"``.
-        ``"impossible"`` is a proof, as for a hint. Every position on a short solution's way
-        is remembered, so Solve's next moves, and hints, come at once; so do those of a
-        position whose cards that can go home differ only in which went home already (the
-        page's automatic moves): the moves home come first.
-
-        While the search shortens a solution, the first moves it no longer changes are an
-        answer too (:attr:`freecell.ShortSolver.final`), with ``"partial": true``: the page
-        plays them while the search goes on from the positions they reach.
-
-        >>> session = Session(); _ = session.new_game("1")
-        >>> while (reply := json.loads(session.solve())).get("pending") or "partial" in reply:
-        ...     while session.think(0.01) == "thinking":
-        ...         pass
-        >>> reply["result"], reply["player_moves"]  # freecell.solve(1, short=True)'s
-        ('solved', 29)
-        >>> json.loads(session.hint())["moves"] == reply["moves"]
-        True
-        """
-        position = game.position
-        short = self._known.short(position)
-        known: tuple[str, tuple[Move, ...]] | None = None
-        if short is not None:
-            known = ("solved", short)
-        elif self._verdict_known(position) == "no":
-            known = ("impossible", ())
-        elif position in self._known.short_unknown:
-            known = ("unknown", ())
-        if known is None:
-            partial = self._short_search.start(position)
-            if not partial:
-                return game_reply(game, pending=True)
-            fields = self._solution_fields(game, "solved", partial)
-            return game_reply(game, player_moves=player_moves(partial), partial=True, **fields)
-        fields = self._solution_fields(game, *known)
-        return game_reply(game, player_moves=player_moves(known[1]), **fields)
+        """Answer a short solution (Solve's): :meth:`~freecell._web_advice.Advice.solve`."""
+        return self._advice.solve(game)
 
     def solve_stop(self) -> str:
-        """End the search of :meth:`solve` (the page's Solve stopped).
-
-        A solution it was shortening is remembered as it stands (hints follow it).
-
-        >>> session = Session(); _ = session.new_game("1")
-        >>> json.loads(session.solve())["pending"], json.loads(session.solve_stop())
-        (True, {'ok': True})
-        >>> session.think(0.005)
-        'idle'
-        """
-        self._short_search.drop()
-        return as_json({"ok": True})
+        """End the search of :meth:`solve`: :meth:`~freecell._web_advice.Advice.solve_stop`."""
+        return self._advice.solve_stop()
 
     @_with_game
     def check(self, game: Game) -> str:
-        """Tell whether the game can still be won from here: the page's live guard.
-
-        It answers from what searches found before (Hint's and its own), or starts a search
-        as :meth:`hint` does and says ``"pending": true`` (call :meth:`think` until ``"done"``,
-        then ask again). ``"solvable"`` is ``"yes"``, ``"no"`` (a complete search proved it)
-        or ``"unknown"`` (the search ran out). For ``"no"``, ``"lost"`` names the move that
-        lost the game: the player's move from the last position of the game proved winnable,
-        found by searching back turn by turn (each search pending in turn), as
-        ``{"move_count": moves played before it, "made": as "made" describes moves}``; it is
-        ``None`` if a search back ran out, or if no position was ever winnable, when
-        ``"deal_lost"`` is true: the deal itself cannot be won.
-
-        >>> session = Session(); _ = session.new_game("617", "5a,5b,5c,5d")
-        >>> while json.loads(session.check()).get("pending"):
-        ...     while session.think(0.005) == "thinking":
-        ...         pass
-        >>> reply = json.loads(session.check())
-        >>> reply["solvable"], reply["lost"]["move_count"], reply["lost"]["made"]["move"]
-        ('no', 3, '5d')
-        """
-        verdict = self._verdict(game, game.position)
-        if verdict is None:
-            return game_reply(game, pending=True)
-        fields: dict[str, Any] = {"solvable": verdict, "lost": None, "deal_lost": False}
-        if verdict == "no":
-            for count, before, move in reversed(game.turns()):
-                earlier = self._verdict(game, before)
-                if earlier is None:
-                    return game_reply(game, pending=True)
-                if earlier != "no":
-                    if earlier == "yes":
-                        fields["lost"] = {"move_count": count, "made": made(before, move)}
-                    break
-            else:
-                fields["deal_lost"] = True
-        return game_reply(game, **fields)
+        """Tell whether the game can still be won: :meth:`~freecell._web_advice.Advice.check`."""
+        return self._advice.check(game)
 
     @_with_game
     def grade(self, game: Game) -> str:
-        """Grade the game's deal, 1 (easy) to 5 (hard), as :func:`freecell.difficulty` does.
-
-        The grade comes from the search of the deal's start, the one ``freecell solve`` makes,
-        so the two agree; it is ``None`` for a deal the search does not solve. Answered at once
-        when that search was made before (Hint's or the guard's on the deal's start), or
-        pending as for :meth:`hint`.
-
-        >>> session = Session(); _ = session.new_game("1")
-        >>> while json.loads(session.grade()).get("pending"):
-        ...     while session.think(0.005) == "thinking":
-        ...         pass
-        >>> json.loads(session.grade())["difficulty"]
-        4
-        """
-        start = game.start
-        if not self._known.graded(start):
-            self._game_search.start(game, start)
-            return game_reply(game, pending=True)
-        return game_reply(game, difficulty=self._known.grade(start))
+        """Grade the game's deal, 1 to 5: :meth:`~freecell._web_advice.Advice.grade`."""
+        return self._advice.grade(game)
 
     @_with_game
     def min_cells(self, game: Game, table: str | None = None) -> str:
@@ -433,45 +299,8 @@ class Session:
 
     @_with_game
     def undo_to_winnable(self, game: Game) -> str:
-        """Take back turns to the last position of the game known to be winnable.
-
-        Known from :meth:`check` (or Hint); what is taken back waits on the redo stack, as
-        with Undo. Refused with ``"none-winnable"`` when no such position is known; a game
-        whose position is known winnable stays as it is.
-
-        >>> session = Session(); _ = session.new_game("617", "5a,5b,5c,5d")
-        >>> json.loads(session.undo_to_winnable())["code"]
-        'none-winnable'
-        >>> while json.loads(session.check()).get("pending"):
-        ...     while session.think(0.005) == "thinking":
-        ...         pass
-        >>> json.loads(session.undo_to_winnable())["game"]["moves"]
-        ['5a', '5b', '5c']
-        """
-        if not self._is_winnable(game.position):
-            winnable = (n for n, before, _ in reversed(game.turns()) if self._is_winnable(before))
-            count = next(winnable, None)
-            if count is None:
-                return game_refusal(game, CodedError("none-winnable"))
-            while len(game.move_stack) > count:
-                game.undo_turn()
-        return game_reply(game)
-
-    def _verdict_known(self, position: Position) -> str | None:
-        """Return what searches found for a position, as ``yes``/``no``/``unknown``, or None."""
-        if self._short_search.partial(position):
-            return "yes"
-        return self._known.verdict(position)
-
-    def _is_winnable(self, position: Position) -> bool:
-        return self._verdict_known(position) == "yes"
-
-    def _verdict(self, game: Game, position: Position) -> str | None:
-        """Return :meth:`_verdict_known` for a position of the game; if unknown, search it."""
-        verdict = self._verdict_known(position)
-        if verdict is None:
-            self._game_search.start(game, position)
-        return verdict
+        """Undo to a winnable position: :meth:`~freecell._web_advice.Advice.undo_to_winnable`."""
+        return self._advice.undo_to_winnable(game)
 
     def daily(self, date: str) -> str:
         """Find the daily deal of a UTC date (YYYY-MM-DD), as :func:`freecell.daily_deal` does.
