@@ -16,6 +16,17 @@ Every reply of a session with a game carries ``"game"``, the game's state after 
 (unchanged when the request was refused), so the page never has to guess; a move also
 carries ``"steps"``, the state after the player's move and after each automatic move that
 followed, for the page to show one after another.
+
+:class:`Session` holds one method per request: its signature declares the request's arguments
+(:func:`freecell._protocol.arguments` reads it), and it hands the work to a module of one
+concern: :mod:`~freecell._web_replies` (the JSON of replies, cards' faces, moves described),
+:mod:`~freecell._web_link` (a game opened as a link names it: the deal, the moves, the history
+the page kept), :mod:`~freecell._web_moves` (the player's moves and the history's requests),
+:mod:`~freecell._web_known` (what the searches found), :mod:`~freecell._web_searches` (the
+game's search, the short search, and the turns of all searches), :mod:`~freecell._web_advice`
+(hint, solve, check, grade, undo to winnable), :mod:`~freecell._web_graded` (the deals of a
+grade: daily, random_deal), :mod:`~freecell._web_identify` (the deals of a layout: identify)
+and :mod:`~freecell._web_min_cells` (the site's table of the fewest free cells).
 """
 
 from __future__ import annotations
