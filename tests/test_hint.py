@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 
 from freecell import CASCADES, FREECELLS, Game, Move, solve
 from freecell._solver import player_moves
-from freecell._web import _made
+from freecell._web_replies import made
 from helpers import (
     PHONE_OPTIONS,
     PageFactory,
@@ -66,10 +66,10 @@ class TestHint:
         expect(table.locator("#board")).to_have_attribute("data-moves", ",".join(moves))
         position = game_after(617, moves).position
         first = solve(position).moves[0]
-        made = _made(position, first)
+        moved = made(position, first)
         blur(table)
         table.keyboard.press("Shift+H")
-        expect(table.locator("[data-hint=from]")).to_have_attribute("data-card", made["cards"][0])
+        expect(table.locator("[data-hint=from]")).to_have_attribute("data-card", moved["cards"][0])
         target = table.locator("[data-hint=to]")
         if first.target in CASCADES:
             expect(target).to_have_attribute("data-column", first.target)
@@ -283,8 +283,8 @@ class TestShortSolve:
         position = game_after(number, played).position
         assert str(solve(position).moves[0]) != short[len(played)]  # the test tells them apart
         table.keyboard.press("Shift+H")
-        made = _made(position, position.resolve(short[len(played)])[0])
-        expect(table.locator("[data-hint=from]")).to_have_attribute("data-card", made["cards"][0])
+        moved = made(position, position.resolve(short[len(played)])[0])
+        expect(table.locator("[data-hint=from]")).to_have_attribute("data-card", moved["cards"][0])
 
     def test_a_game_action_during_the_search_stops_it(self, table: Page, site_url: str) -> None:
         """Next while Solve searches opens the next deal; no move of the search ever comes."""

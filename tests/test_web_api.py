@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import freecell._web as web
+import freecell._web_link as web_link
 from freecell import (
     CARD_CODES,
     ERROR_CODES,
@@ -153,7 +154,7 @@ class TestNewGame:
     def test_too_many_moves(self, session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
         """A link with more moves than MAX_LINK_MOVES plays only that many."""
         assert MAX_LINK_MOVES >= 1000
-        monkeypatch.setattr(web, "MAX_LINK_MOVES", 3)
+        monkeypatch.setattr(web_link, "MAX_LINK_MOVES", 3)
         data = reply(session.new_game("1", "5a,5b,5c,5d"))
         assert data["game"]["moves"] == ["5a", "5b", "5c"]
         assert "only the first 3" in data["notice"]
@@ -574,7 +575,7 @@ class TestErrorCodes:
 
     def test_too_many_moves_notice(self, session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
         """A link longer than MAX_LINK_MOVES is coded with its count and the limit."""
-        monkeypatch.setattr(web, "MAX_LINK_MOVES", 3)
+        monkeypatch.setattr(web_link, "MAX_LINK_MOVES", 3)
         data = reply(session.new_game("1", "5a,5b,5c,5d"))
         assert data["notice_code"] == "link-too-long"
         assert data["notice_params"] == {"count": 4, "max": 3}

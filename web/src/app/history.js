@@ -1,7 +1,7 @@
 // A game's history beyond its moves, which a reload would lose: which moves were automatic (for
 // Undo) and the moves waiting for Redo. The URL carries only the moves, so this tab keeps the
 // rest in sessionStorage, per game (its deal and moves), and hands it back to Python as
-// Session.new_game's `history`, which checks it before using it (freecell._web._History).
+// Session.new_game's `history`, which checks it before using it (freecell._web_link.PageHistory).
 import { session } from "./storage.js";
 
 const KEY = "freecell.kept"; // its name from before: a reload after an update keeps it

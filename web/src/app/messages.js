@@ -138,7 +138,7 @@ function label(code, faces) {
   return faces?.[code] ? cardLabel(faces[code]) : code;
 }
 
-/** One move, said for screen readers from Python's description of it (Session._made). */
+/** One move, said for screen readers from Python's description of it (_web_replies.made). */
 export function saidMove({ cards, target, onto }, faces) {
   const card = label(cards[0], faces);
   const count = cards.length;
