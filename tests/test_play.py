@@ -576,6 +576,27 @@ class TestLinks:
         table.go_forward()
         expect(table.locator("#board")).to_have_attribute("data-deal", "2")
 
+    def test_back_while_an_action_is_under_way(self, table: Page, site_url: str) -> None:
+        """Back during an action (a setting's automatic moves) opens the entry gone back to.
+
+        The action ends after the event and writes its own game's address: the entry gone back
+        to is read as the event found it, and written again for the game opened.
+        """
+        open_game(table, site_url, 3, ["1a", "5h"])
+        table.evaluate(
+            """(url) => {
+                const auto = document.querySelector("select#auto");
+                auto.value = "all";
+                auto.dispatchEvent(new Event("change", { bubbles: true }));
+                history.pushState(null, "", url);
+                dispatchEvent(new PopStateEvent("popstate"));
+            }""",
+            f"{site_url}?deal=1&moves=5a",
+        )
+        expect(table.locator("#board")).to_have_attribute("data-deal", "1")
+        expect_moves(table, ["5a"])
+        assert parse_qs(urlsplit(table.url).query) == {"deal": ["1"], "moves": ["5a"]}
+
 
 class TestAutoPlay:
     def test_all_sends_home_a_card_that_safe_keeps(self, table: Page, site_url: str) -> None:

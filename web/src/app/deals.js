@@ -33,8 +33,10 @@ export function storedGrade() {
  * from the queue (`enqueue`) as the player's action. `record(game, {opened})` records a game
  * opened, `settle(number, game)` starts the deal's settling; `bridge` asks Python (its opening
  * request too: openings.js), `call(op, args)` too. An `entry` is how a deal opened writes the
- * URL: "push" (a new entry of the browser's history), "replace" (the entry shown) or "none"
- * (Back and Forward: the URL names the game already).
+ * URL: "push" (a new entry of the browser's history) or "replace" (the entry shown: Back and
+ * Forward's too, which then names the game already, unless an action that ended meanwhile
+ * wrote its own, or a link's moves were cut short). `fromUrl(entry, address)` opens what
+ * `address` (a query, the URL's by default) names.
  */
 export function createDeals({ state, bridge, call, view, messages, stats, enqueue, record, settle }) {
   // Counts the deals asked for: a search for a deal (daily, random_deal) still counts only
@@ -150,8 +152,7 @@ export function createDeals({ state, bridge, call, view, messages, stats, enqueu
     else if (before) messages.say(() => t("stats.won-before", { count: before.fewest }));
     else messages.say("");
     // A link whose moves were cut short is corrected to the moves that were played.
-    const mode = entry === "none" && reply.notice ? "replace" : entry;
-    if (mode !== "none") writeUrl(state, { replace: mode === "replace" });
+    writeUrl(state, { replace: entry === "replace" });
     view.render(state);
     return true;
   }
@@ -197,10 +198,10 @@ export function createDeals({ state, bridge, call, view, messages, stats, enqueu
    * deal (or more than one), like a bad date or grade, is said over a random deal. Resolves
    * once the deal is open (after the search for it, which does not hold the queue).
    */
-  function fromUrl(entry) {
+  function fromUrl(entry, address = location.search) {
     let search = null;
     const opened = enqueue(async () => {
-      const { deal, moves, daily, grade } = readUrl();
+      const { deal, moves, daily, grade } = readUrl(address);
       if (deal.kind === "many") {
         const params = { min: String(rules.min_deal), max: String(rules.max_deal) };
         await refusedLink(() => t("link.many-deals", params));
@@ -228,7 +229,7 @@ export function createDeals({ state, bridge, call, view, messages, stats, enqueu
         return;
       }
       // A language chosen earlier stays in the URL of the entry gone back to.
-      if (opened && state.languageChosen && !readUrl().language) writeUrl(state);
+      if (opened && state.languageChosen && !readUrl(address).language) writeUrl(state);
       if (opened && linked && daily !== null) search = confirmDaily(daily || utcDate(), state.deal);
     });
     return opened.then(() => search);

@@ -84,9 +84,10 @@ export function createLanguage({ state, dom, view, messages, dialogs }) {
       state.languageChosen = chosen;
       if (chosen) writeUrl(state);
     },
-    /** Follow the URL's language after a move in the history: a link's choice, kept. */
-    async fromUrl() {
-      const code = matchLanguage(readUrl().language);
+    /** Follow the URL's language after a move in the history (`search`, the address's query
+     * then): a link's choice, kept. */
+    async fromUrl(search = location.search) {
+      const code = matchLanguage(readUrl(search).language);
       if (!code) return;
       state.languageChosen = true;
       if (code !== state.language) await apply(code);

@@ -146,9 +146,13 @@ const drag = bindDrag(board, state, play);
 const actions = { ...play, retry: startPython, find: find.show, findDeal: find.find };
 bindInput(dom, state, actions, dialogs, drag);
 
+// Back and Forward: the address is read as the event finds it, since an action still under way
+// when it came (a move, a setting's automatic moves) writes its own game's address as it ends;
+// the entry is then written again for the game opened (nothing changes when it names it).
 window.addEventListener("popstate", async () => {
-  await language.fromUrl();
-  play.fromUrl("none");
+  const search = location.search;
+  await language.fromUrl(search);
+  play.fromUrl("replace", search);
 });
 
 async function start() {
