@@ -14,7 +14,11 @@ running a beam again from positions along it, bounded by the length of the rest.
 :class:`ShortSolver` runs today's :class:`~freecell.Solver` first and then beside the beam:
 its proof of impossibility is the answer, its solution the bound to beat and the answer when
 the beam finds nothing shorter. Its cost and lengths, against macroxue's stored solutions, are
-in docs/performance.md (``bench/bench_short.py``); the design in docs/solver.md.
+in docs/performance.md (``bench.bench_short``); the design in docs/solver.md.
+
+The module is one unit, a little over 500 lines: the beam's moves (:func:`_children`, written
+inline for speed as the solver's scan is), the beam, and the one class that runs it beside
+today's search share the solver's private key format and nothing else.
 """
 
 from __future__ import annotations
