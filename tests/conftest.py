@@ -234,7 +234,7 @@ def make_context(browser: Browser, error_log: ErrorLog) -> ContextFactory:
     return new_context
 
 
-CONTEXT_OPTIONS = frozenset({"is_mobile", "has_touch", "device_scale_factor", "locale"})
+CONTEXT_OPTIONS = frozenset({"is_mobile", "has_touch", "device_scale_factor"})
 """The options only a browser context can take; a warm context is kept for each set of them."""
 
 
@@ -257,12 +257,20 @@ class WarmContexts:
         self._in_use: set[str] = set()
         """The contexts the current test has used: reset before its first page, not after."""
 
-    def new_page(self, *, lasting: bool = False, **options: Any) -> Page:
-        """Open a blank page; `viewport`, `color_scheme` and `reduced_motion` are the page's.
+    def new_page(
+        self,
+        *,
+        lasting: bool = False,
+        browser: str = "",
+        locale: str | None = None,
+        **options: Any,
+    ) -> Page:
+        """Open a blank page; `viewport`, `color_scheme`, `reduced_motion`, `locale` are its own.
 
         A `lasting` page outlives the test (a module's running page): it opens in a context
         kept for such pages, one caller at a time, which each opening resets and no test's
-        pages touch; the caller closes it.
+        pages touch; the caller closes it. A `browser` name other than "" opens the page in a
+        context of that name (another browser: its own storage, service worker and cache).
         """
         context_options = {k: v for k, v in options.items() if k in CONTEXT_OPTIONS}
         page_options = {k: v for k, v in options.items() if k not in CONTEXT_OPTIONS}
@@ -272,7 +280,9 @@ class WarmContexts:
         if unknown:
             msg = f"a page in a warm context takes no {sorted(unknown)}"
             raise TypeError(msg)
-        key = json.dumps({**context_options, "lasting": lasting}, sort_keys=True)
+        key = json.dumps(
+            {**context_options, "lasting": lasting, "browser": browser}, sort_keys=True
+        )
         context = self._contexts.get(key)
         if context is None:
             context = self._make_context(**context_options, viewport=viewport)
@@ -287,6 +297,8 @@ class WarmContexts:
             self._clear_storage(page)
         page.set_viewport_size(viewport)
         page.emulate_media(**media)
+        if locale is not None:
+            emulate_locale(page, locale)
         return page
 
     def _reset(self, context: BrowserContext) -> None:
@@ -320,6 +332,20 @@ class WarmContexts:
         self._contexts.clear()
 
 
+def emulate_locale(page: Page, locale: str) -> None:
+    """Give a blank page a browser locale, as a context's `locale` option does, for its life.
+
+    The two DevTools calls Playwright makes for that option (`navigator.languages`, the
+    Accept-Language header and Intl's default), in a session that lasts as long as the page
+    (the overrides end with it). So a page in a warm context, which resumes Python, can have
+    any locale: a context made for one would make the page a first visit.
+    """
+    cdp = page.context.new_cdp_session(page)
+    user_agent = page.evaluate("() => navigator.userAgent")
+    cdp.send("Emulation.setLocaleOverride", {"locale": locale})
+    cdp.send("Emulation.setUserAgentOverride", {"userAgent": user_agent, "acceptLanguage": locale})
+
+
 @pytest.fixture(scope="session")
 def warm_contexts(
     make_context: ContextFactory, site_url: str, subpath_url: str
@@ -334,8 +360,8 @@ def warm_contexts(
 def pages(warm_contexts: WarmContexts) -> Iterator[PageFactory]:
     """Return a function that opens a page in a warm context; the pages close after the test.
 
-    Its keyword arguments are context options (`is_mobile`, `locale`...) and the page's own
-    (`viewport`, `color_scheme`, `reduced_motion`); see WarmContexts.
+    Its keyword arguments are context options (`is_mobile`...), the page's own (`viewport`,
+    `color_scheme`, `reduced_motion`, `locale`) and `browser`; see WarmContexts.new_page.
     """
     yield warm_contexts.new_page
     warm_contexts.close_pages()

@@ -115,7 +115,7 @@ class TestImport:
     ) -> None:
         """A fresh browser takes the games, counts and settings; a second import adds nothing."""
         path, data = exported
-        page = pages(locale="en-GB")  # another browser context: its own storage
+        page = pages(browser="B")  # another browser context: its own storage
         boot(page, link(site_url, 617))
         press(page, "stats")
         expect(page.locator("#my-games")).to_contain_text("No game played yet.")
@@ -139,14 +139,14 @@ class TestImport:
     ) -> None:  # fmt: skip
         """B imports A's file, plays a game, exports; A imports B's: A's own game once."""
         path, _ = exported
-        other = pages(locale="en-GB")  # browser B, A's file imported
+        other = pages(browser="B")  # browser B, A's file imported
         boot(other, link(site_url, 617, ["8a"]))
         import_file(other, path, "Imported: 1 new game")
         (tmp_path / "b").mkdir()
         back, data = export(other, tmp_path / "b")
         assert data["statistics"]["played"] == 1  # B's own game, 617
         assert len(data["imported"]) == 1  # A's counts, as A's
-        fresh = pages(locale="en-AU")
+        fresh = pages(browser="C")
         boot(fresh, link(site_url, 2))
         import_file(fresh, back, "Imported: 2 new games")
         import_file(fresh, path, "Nothing new in this file")

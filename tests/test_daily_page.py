@@ -1,8 +1,8 @@
 """The daily deal and Random with a grade in a real Chromium, against `freecell daily` and solve.
 
-The page's clock is the test's (Playwright's `clock.set_fixed_time`, in a context of the test's
-own, since a clock cannot be taken out of a context); the deals are never written here: the
-command line and the library say which they must be.
+The page's clock is the test's (Playwright's `clock.set_fixed_time`, in contexts of this
+module's own, since a clock cannot be taken out of a context); the deals are never written
+here: the command line and the library say which they must be.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from helpers import (
     blur,
     boot,
     menu,
+    origin,
     press,
 )
 
@@ -52,13 +53,35 @@ def cli_daily(*dates: str) -> dict[str, tuple[int, int]]:
     return {date: (int(number), int(grade)) for number, _, grade, date, _ in lines}
 
 
-@pytest.fixture
-def contexts(make_context: ContextFactory) -> Iterator[list[BrowserContext]]:
-    """Two browser contexts of this test's own (their clocks are the test's), closed after."""
+@pytest.fixture(scope="module")
+def _contexts(make_context: ContextFactory) -> Iterator[list[BrowserContext]]:
     opened = [make_context(), make_context()]
     yield opened
     for context in opened:
         context.close()
+
+
+@pytest.fixture
+def contexts(_contexts: list[BrowserContext], site_url: str) -> Iterator[list[BrowserContext]]:
+    """Two browser contexts of this module's own (their clocks are its tests'), no page open.
+
+    Kept for the module, so that only their first visits are first visits (a clock cannot be
+    taken out of a context: the warm contexts of conftest stay without one). Each test fixes
+    the clock before it opens a page and begins with no localStorage; its pages close after it.
+    """
+    for context in _contexts:
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        cdp.send(
+            "Storage.clearDataForOrigin",
+            {"origin": origin(site_url), "storageTypes": "local_storage"},
+        )
+        cdp.detach()
+        page.close()
+    yield _contexts
+    for context in _contexts:
+        for page in context.pages:
+            page.close()
 
 
 def at(page: Page, moment: str) -> None:

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from freecell import CARD_CODES, card_unicode, deal, format_deal
-from helpers import PHONE_OPTIONS, PageFactory, boot, link, menu, screenshot_path
+from helpers import PHONE_OPTIONS, PageFactory, boot, link, menu, open_in_place, screenshot_path
 
 pytestmark = pytest.mark.browser
 
@@ -24,41 +24,41 @@ def open_find(page: Page) -> None:
 
 
 class TestFindDialog:
-    def test_a_first_row_opens_its_deal_within_5_s(self, page: Page, site_url: str) -> None:
+    def test_a_first_row_opens_its_deal_within_5_s(self, table: Page, site_url: str) -> None:
         """A first row of 8 cards opens its deal, as a link does, within 5 s of Find."""
-        boot(page, link(site_url, 617))
-        open_find(page)
-        expect(page.locator("textarea#layout")).to_be_focused()
+        open_in_place(table, link(site_url, 617))
+        open_find(table)
+        expect(table.locator("textarea#layout")).to_be_focused()
         number = 2**32 + 123_456_789
-        page.locator("textarea#layout").fill(first_row(number).lower())
+        table.locator("textarea#layout").fill(first_row(number).lower())
         start = time.monotonic()
-        page.locator("[data-action=find-deal]").click()
-        expect(page.locator("#board")).to_have_attribute("data-deal", str(number), timeout=5000)
+        table.locator("[data-action=find-deal]").click()
+        expect(table.locator("#board")).to_have_attribute("data-deal", str(number), timeout=5000)
         assert time.monotonic() - start < 5
-        expect(page.locator("dialog#find")).to_be_hidden()
-        expect(page.locator("#announcer")).to_have_text(
+        expect(table.locator("dialog#find")).to_be_hidden()
+        expect(table.locator("#announcer")).to_have_text(
             f"Deal #{number} opened: its layout begins with these cards."
         )
-        assert page.url.endswith(f"?deal={number}")
-        page.go_back()
-        expect(page.locator("#board")).to_have_attribute("data-deal", "617")
+        assert table.url.endswith(f"?deal={number}")
+        table.go_back()
+        expect(table.locator("#board")).to_have_attribute("data-deal", "617")
 
-    def test_a_pasted_board_and_the_keyboard(self, page: Page, site_url: str) -> None:
+    def test_a_pasted_board_and_the_keyboard(self, table: Page, site_url: str) -> None:
         """fc-solve's text pasted, then Ctrl+Enter in the field, opens deal -2."""
-        boot(page, link(site_url, 1))
-        open_find(page)
-        page.locator("textarea#layout").fill(format_deal(deal(-2)))
-        page.locator("textarea#layout").press("Control+Enter")
-        expect(page.locator("#board")).to_have_attribute("data-deal", "-2", timeout=5000)
+        open_in_place(table, link(site_url, 1))
+        open_find(table)
+        table.locator("textarea#layout").fill(format_deal(deal(-2)))
+        table.locator("textarea#layout").press("Control+Enter")
+        expect(table.locator("#board")).to_have_attribute("data-deal", "-2", timeout=5000)
 
-    def test_several_deals_are_listed_as_links(self, page: Page, site_url: str) -> None:
+    def test_several_deals_are_listed_as_links(self, table: Page, site_url: str) -> None:
         """Five cards begin a few dozen deals: listed as links, said in the live region."""
-        boot(page, link(site_url, 1))
-        open_find(page)
+        open_in_place(table, link(site_url, 1))
+        open_find(table)
         cards = " ".join(card_unicode(c) for c in deal(617).cards[:5])
-        page.locator("textarea#layout").fill(cards)
-        page.locator("[data-action=find-deal]").click()
-        result = page.locator("#find-result")
+        table.locator("textarea#layout").fill(cards)
+        table.locator("[data-action=find-deal]").click()
+        result = table.locator("#find-result")
         expect(result).to_have_attribute("role", "status")
         links = result.locator("a[data-deal]")
         expect(links.first).to_be_visible(timeout=10_000)
@@ -68,21 +68,21 @@ class TestFindDialog:
         number = first.get_attribute("data-deal")
         assert first.get_attribute("href") == f"?deal={number}"
         first.click()
-        expect(page.locator("#board")).to_have_attribute("data-deal", str(number))
-        expect(page.locator("dialog#find")).to_be_hidden()
+        expect(table.locator("#board")).to_have_attribute("data-deal", str(number))
+        expect(table.locator("dialog#find")).to_be_hidden()
 
-    def test_no_deal_is_said_in_the_dialog(self, page: Page, site_url: str) -> None:
+    def test_no_deal_is_said_in_the_dialog(self, table: Page, site_url: str) -> None:
         """A first row with two cards swapped: no deal, said in the dialog; the game stays."""
-        boot(page, link(site_url, 617))
-        open_find(page)
+        open_in_place(table, link(site_url, 617))
+        open_find(table)
         cards = first_row(617).split()
         cards[0], cards[5] = cards[5], cards[0]
-        page.locator("textarea#layout").fill(" ".join(cards))
-        page.locator("[data-action=find-deal]").click()
-        expect(page.locator("#find-result")).to_contain_text(
+        table.locator("textarea#layout").fill(" ".join(cards))
+        table.locator("[data-action=find-deal]").click()
+        expect(table.locator("#find-result")).to_contain_text(
             "No deal begins with these 8 cards", timeout=10_000
         )
-        expect(page.locator("#board")).to_have_attribute("data-deal", "617")
+        expect(table.locator("#board")).to_have_attribute("data-deal", "617")
 
     @pytest.mark.parametrize(
         ("text", "says"),
@@ -94,27 +94,27 @@ class TestFindDialog:
         ],
     )
     def test_bad_input_says_what_is_valid(
-        self, page: Page, site_url: str, text: str, says: str
+        self, table: Page, site_url: str, text: str, says: str
     ) -> None:
         """Text that is no layout is answered in the dialog, from Python's coded error."""
-        boot(page, link(site_url, 1))
-        open_find(page)
-        page.locator("textarea#layout").fill(text)
-        page.locator("[data-action=find-deal]").click()
-        expect(page.locator("#find-result")).to_contain_text(says)
+        open_in_place(table, link(site_url, 1))
+        open_find(table)
+        table.locator("textarea#layout").fill(text)
+        table.locator("[data-action=find-deal]").click()
+        expect(table.locator("#find-result")).to_contain_text(says)
 
-    def test_escape_ends_the_search_and_the_game_plays_on(self, page: Page, site_url: str) -> None:
+    def test_escape_ends_the_search_and_the_game_plays_on(self, table: Page, site_url: str) -> None:
         """Escape closes the dialog mid-search: nothing opens, focus returns, keys work."""
-        boot(page, link(site_url, 1))
-        open_find(page)
-        page.locator("textarea#layout").fill("KS QH JC")  # every deal that begins so: seconds
-        page.locator("[data-action=find-deal]").click()
-        page.keyboard.press("Escape")
-        expect(page.locator("dialog#find")).to_be_hidden()
-        page.keyboard.press("n")
-        expect(page.locator("#board")).to_have_attribute("data-deal", "2")
-        page.wait_for_timeout(1500)
-        expect(page.locator("#board")).to_have_attribute("data-deal", "2")
+        open_in_place(table, link(site_url, 1))
+        open_find(table)
+        table.locator("textarea#layout").fill("KS QH JC")  # every deal that begins so: seconds
+        table.locator("[data-action=find-deal]").click()
+        table.keyboard.press("Escape")
+        expect(table.locator("dialog#find")).to_be_hidden()
+        table.keyboard.press("n")
+        expect(table.locator("#board")).to_have_attribute("data-deal", "2")
+        table.wait_for_timeout(1500)
+        expect(table.locator("#board")).to_have_attribute("data-deal", "2")
 
     def test_in_portuguese(self, pages: PageFactory, site_url: str) -> None:
         """The dialog and its answers speak the page's language."""
