@@ -159,13 +159,22 @@ export function createStats() {
   };
   const keepTab = () => session.writeJson(TAB_KEY, tab);
 
+  // The writes still waiting for the lock. A page that goes (a reload, a link followed right
+  // after a move) writes them at once, as it goes: the lock's turn would never come. An event
+  // applied twice counts once, so a page kept for Back that writes again changes nothing.
+  const unwritten = new Set();
+  addEventListener("pagehide", () => {
+    for (const job of [...unwritten]) job();
+  });
+
   /**
    * Apply events to the record as storage holds it now, and write it if they changed it.
    * `again`: events already applied once, applied only to the record of the same epoch (not
    * to one reset since).
    */
   function persist(events, again = false) {
-    exclusively(() => {
+    const job = () => {
+      unwritten.delete(job);
       const fresh = read();
       let changed = false;
       for (const { event, epoch } of events) {
@@ -174,7 +183,9 @@ export function createStats() {
       }
       if (!changed) stats = fresh;
       else if (write(fresh)) stats = fresh; // else storage is off: this tab's copy is all
-    });
+    };
+    unwritten.add(job);
+    exclusively(job);
   }
 
   /** Count events: at once in this tab's copy, then in storage. */
