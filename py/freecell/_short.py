@@ -395,7 +395,6 @@ class ShortSolver:
         cells: int = len(FREECELLS),
     ) -> None:
         self._fast = Solver(start, max_states=max_states, max_seconds=max_seconds, cells=cells)
-        self._max_states = max_states
         self._max_seconds = max_seconds
         self._seconds = 0.0
         self._budget = _Budget(max_states, NO_BOUND)
