@@ -65,6 +65,7 @@ def page_times(numbers: list[int]) -> tuple[list[float], list[float]]:
     from playwright.sync_api import expect, sync_playwright  # noqa: PLC0415 - a browser bench
 
     from devtools.chromium import CHROMIUM_ARGS, chromium_executable  # noqa: PLC0415
+    from devtools.page import OPEN_IN_PLACE_JS  # noqa: PLC0415
     from devtools.paths import DIST  # noqa: PLC0415
     from devtools.site_server import serve  # noqa: PLC0415
 
@@ -78,13 +79,7 @@ def page_times(numbers: list[int]) -> tuple[list[float], list[float]]:
         expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=60_000)
         board = page.locator("#board")
         for number in numbers:
-            page.evaluate(
-                """(url) => {
-                    history.pushState(null, "", url);
-                    dispatchEvent(new PopStateEvent("popstate"));
-                }""",
-                f"{base}?deal={number}",
-            )
+            page.evaluate(OPEN_IN_PLACE_JS, f"{base}?deal={number}")
             expect(board).to_have_attribute("data-deal", str(number))
             expect(board).to_have_attribute("data-solvable", "yes", timeout=SEARCH_MS)
             start, spent = time.perf_counter(), children_cpu()

@@ -11,6 +11,14 @@ BOOT_MS = 60_000
 """How long the first load may take: Pyodide downloads and starts Python (3-5 s usually)."""
 
 
+OPEN_IN_PLACE_JS = """(url) => {
+    history.pushState(null, "", url);
+    dispatchEvent(new PopStateEvent("popstate"));
+}"""
+"""Open a link in the running page as Back and Forward do (evaluate it with the link's URL):
+no reload, Python keeps running."""
+
+
 def poll(page: Page, script: str, arg: Any = None, timeout_ms: int = BOOT_MS) -> Any:
     """Evaluate `script` in the page until it returns something true; return that.
 

@@ -159,10 +159,7 @@ def link(site_url: str, number: int, moves: list[str] | None = None, **params: s
     return site_url + query + "".join(f"&{name}={value}" for name, value in params.items())
 
 
-OPEN_IN_PLACE_JS = """(url) => {
-    history.pushState(null, "", url);
-    dispatchEvent(new PopStateEvent("popstate"));
-}"""
+OPEN_IN_PLACE_JS = shared.OPEN_IN_PLACE_JS
 
 
 def open_in_place(page: Page, url: str, played: list[str] | None = None) -> None:
