@@ -168,7 +168,7 @@ class TestImport:
         back, data = export(other, tmp_path / "b")
         assert data["statistics"]["played"] == 1  # B's own game, 617
         assert len(data["imported"]) == 1  # A's counts, as A's
-        fresh = pages(browser="C")
+        fresh = pages()  # a third browser: the warm default context, its storage emptied
         boot(fresh, link(site_url, 2))
         import_file(fresh, back, "Imported: 2 new games")
         import_file(fresh, path, "Nothing new in this file")
