@@ -8,14 +8,15 @@ nothing from the file read as HTML; "My games" opens a game again.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from conftest import WarmContexts
-from helpers import PageFactory, blur, boot, link, menu, press, solution
+from helpers import PageFactory, blur, boot, link, menu, open_in_place, press, settle, solution
 
 pytestmark = pytest.mark.browser
 
@@ -61,22 +62,43 @@ def import_file(page: Page, path: Path, said: str) -> None:
     expect(page.locator("#archive-message")).to_contain_text(said)
 
 
-@pytest.fixture(scope="module")
-def exported(
-    warm_contexts: WarmContexts, site_url: str, tmp_path_factory: pytest.TempPathFactory
-) -> tuple[Path, dict[str, Any]]:
-    """Return the export of a won game of deal 1 (four-colour deck) from a browser of its own.
+class Won(NamedTuple):
+    """The module's browser that won deal 1 (four-colour deck), and its export made then."""
 
-    Made once for the module: the tests only read it.
+    page: Page
+    path: Path
+    data: dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def won(
+    warm_contexts: WarmContexts, site_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Won]:
+    """Win deal 1 (four-colour deck) in a page of the module's own and export at once.
+
+    Booted once for the module: the export's tests only read the file, and the tests that
+    use the page settle it first and compare with what it held when they began.
     """
     page = warm_contexts.new_page(lasting=True)
-    try:
-        win_deal_1(page, site_url)
-        menu(page)
-        page.locator("select#deck").select_option("four-colour")
-        return export(page, tmp_path_factory.mktemp("exported"))
-    finally:
-        page.close()
+    win_deal_1(page, site_url)
+    menu(page)
+    page.locator("select#deck").select_option("four-colour")
+    path, data = export(page, tmp_path_factory.mktemp("exported"))
+    yield Won(page, path, data)
+    page.close()
+
+
+@pytest.fixture
+def exported(won: Won) -> tuple[Path, dict[str, Any]]:
+    """Return the export of a won game of deal 1 (four-colour deck), made once a module."""
+    return won.path, won.data
+
+
+@pytest.fixture
+def player(won: Won) -> Page:
+    """Return the page that won deal 1 and exported, settled for the next test."""
+    settle(won.page)
+    return won.page
 
 
 class TestExport:
@@ -146,7 +168,7 @@ class TestImport:
         back, data = export(other, tmp_path / "b")
         assert data["statistics"]["played"] == 1  # B's own game, 617
         assert len(data["imported"]) == 1  # A's counts, as A's
-        fresh = pages(browser="C")
+        fresh = pages()  # a third browser: the warm default context, its storage emptied
         boot(fresh, link(site_url, 2))
         import_file(fresh, back, "Imported: 2 new games")
         import_file(fresh, path, "Nothing new in this file")
@@ -158,25 +180,25 @@ HOSTILE = "<img src=x onerror=window.__xss=1>"
 
 class TestMyGames:
     def test_a_game_opens_in_place_in_the_language_chosen(
-        self, pages: PageFactory, site_url: str
+        self, player: Page, site_url: str
     ) -> None:
         """A game of "My games" keeps the chosen language and opens in place, the dialog shut."""
-        moves = solution(1)[:3]
-        logged = [{"id": "0123456789abcdef", "deal": 1, "date": "2026-11-27T10:00:00.000Z",
-                   "result": "playing", "moves": ",".join(moves), "daily": None}]  # fmt: skip
-        page = pages()
-        page.add_init_script(f"localStorage.setItem('freecell.games', '{json.dumps(logged)}')")
-        boot(page, link(site_url, 617, lang="pt"))
-        page.evaluate("() => { window.notReloaded = true; }")
-        press(page, "stats")
-        game = page.locator("#my-games a")
-        expect(game).to_have_attribute("href", f"?deal=1&moves={','.join(moves)}&lang=pt")
-        game.click()
-        expect(page.locator("#board")).to_have_attribute("data-moves", ",".join(moves))
-        expect(page.locator("dialog#stats")).to_be_hidden()
-        assert page.evaluate("() => window.notReloaded") is True
-        assert page.evaluate("() => location.search") == f"?deal=1&moves={','.join(moves)}&lang=pt"
-        expect(page.locator("html")).to_have_attribute("lang", "pt-BR")
+        page = player
+        moves = ",".join(solution(1))  # the won game, the only one logged
+        open_in_place(page, link(site_url, 617, lang="pt"))  # a link that chooses Portuguese
+        try:
+            page.evaluate("() => { window.notReloaded = true; }")
+            press(page, "stats")
+            game = page.locator("#my-games a")
+            expect(game).to_have_attribute("href", f"?deal=1&moves={moves}&lang=pt")
+            game.click()
+            expect(page.locator("#board")).to_have_attribute("data-moves", moves)
+            expect(page.locator("dialog#stats")).to_be_hidden()
+            assert page.evaluate("() => window.notReloaded") is True
+            assert page.evaluate("() => location.search") == f"?deal=1&moves={moves}&lang=pt"
+            expect(page.locator("html")).to_have_attribute("lang", "pt-BR")
+        finally:
+            open_in_place(page, link(site_url, 1, lang="en"))  # the other tests read English
 
 
 def files(valid: dict[str, Any]) -> dict[str, tuple[bytes, str]]:
@@ -216,17 +238,16 @@ class TestBadFiles:
     def test_refused_with_nothing_lost(
         self,
         exported: tuple[Path, dict[str, Any]],
-        pages: PageFactory,
-        site_url: str,
+        player: Page,
         tmp_path: Path,
         kind: str,
     ) -> None:
         """A bad file is refused, saying why; statistics, games and settings stay; no script."""
         _, valid = exported
         content, reason = files(valid)[kind]
-        page = pages()
-        win_deal_1(page, site_url)
+        page = player  # the browser that won deal 1 and exported, its file's source
         press(page, "stats")
+        expect(page.locator("#archive-message")).to_be_empty()
         deck = page.locator("html").get_attribute("data-deck")
         before = figures(page), page.evaluate("() => ({...localStorage})")
         bad = tmp_path / f"{kind}.json"

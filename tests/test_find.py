@@ -1,12 +1,16 @@
 """The page's Find a deal dialog in Chromium: cards typed or pasted, the deal opened or listed."""
 
+import re
 import time
+from collections.abc import Iterator
+from typing import Literal
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, ViewportSize, expect
 
+from conftest import WarmContexts
 from freecell import CARD_CODES, card_unicode, deal, format_deal
-from helpers import PHONE_OPTIONS, PageFactory, boot, link, menu, open_in_place, screenshot_path
+from helpers import PHONE_OPTIONS, boot, link, menu, open_in_place, screenshot_path, settle
 
 pytestmark = pytest.mark.browser
 
@@ -39,7 +43,7 @@ class TestFindDialog:
         expect(table.locator("#announcer")).to_have_text(
             f"Deal #{number} opened: its layout begins with these cards."
         )
-        assert table.url.endswith(f"?deal={number}")
+        assert re.search(rf"\?deal={number}(&lang=[\w-]+)?$", table.url)  # a language if chosen
         table.go_back()
         expect(table.locator("#board")).to_have_attribute("data-deal", "617")
 
@@ -116,44 +120,64 @@ class TestFindDialog:
         table.wait_for_timeout(1500)
         expect(table.locator("#board")).to_have_attribute("data-deal", "2")
 
-    def test_in_portuguese(self, pages: PageFactory, site_url: str) -> None:
+    def test_in_portuguese(self, table: Page, site_url: str) -> None:
         """The dialog and its answers speak the page's language."""
-        page = pages()
-        boot(page, link(site_url, 1, lang="pt"))
-        open_find(page)
-        expect(page.locator("#find-title")).to_have_text("Encontrar um jogo")
-        page.locator("textarea#layout").fill("JD 2D JD")
-        page.locator("[data-action=find-deal]").click()
-        expect(page.locator("#find-result")).to_contain_text("aparece duas vezes")
+        open_in_place(table, link(site_url, 1, lang="pt"))
+        try:
+            open_find(table)
+            expect(table.locator("#find-title")).to_have_text("Encontrar um jogo")
+            table.locator("textarea#layout").fill("JD 2D JD")
+            table.locator("[data-action=find-deal]").click()
+            expect(table.locator("#find-result")).to_contain_text("aparece duas vezes")
+        finally:
+            open_in_place(table, link(site_url, 1, lang="en"))  # the other tests read English
 
     @pytest.mark.parametrize("scheme", ["light", "dark"])
     def test_desktop_screenshot(
-        self, pages: PageFactory, site_url: str, request: pytest.FixtureRequest, scheme: str
+        self,
+        table: Page,
+        site_url: str,
+        request: pytest.FixtureRequest,
+        scheme: Literal["light", "dark"],
     ) -> None:
         """The dialog listing deals, on a desktop, for a look."""
-        page = pages(color_scheme=scheme)
-        boot(page, link(site_url, 617))
-        open_find(page)
-        page.locator("textarea#layout").fill(" ".join(CARD_CODES[c] for c in deal(617).cards[:5]))
-        page.locator("[data-action=find-deal]").click()
-        expect(page.locator("#find-result a").first).to_be_visible(timeout=10_000)
-        page.screenshot(path=screenshot_path(request.config, f"find/desktop-{scheme}"))
+        open_in_place(table, link(site_url, 617))
+        table.emulate_media(color_scheme=scheme)
+        try:
+            open_find(table)
+            cards = " ".join(CARD_CODES[c] for c in deal(617).cards[:5])
+            table.locator("textarea#layout").fill(cards)
+            table.locator("[data-action=find-deal]").click()
+            expect(table.locator("#find-result a").first).to_be_visible(timeout=10_000)
+            table.screenshot(path=screenshot_path(request.config, f"find/desktop-{scheme}"))
+        finally:
+            table.emulate_media(color_scheme="light")
 
-    def test_find_keeps_its_colours_under_the_mouse(
-        self, pages: PageFactory, site_url: str
-    ) -> None:
+    def test_find_keeps_its_colours_under_the_mouse(self, table: Page, site_url: str) -> None:
         """A primary button (Find) keeps its accent under a hovering mouse: its text is for it."""
-        page = pages(color_scheme="dark")
-        boot(page, link(site_url, 1))
-        open_find(page)
-        page.locator("textarea#layout").fill("ZZ")
-        button = page.locator("[data-action=find-deal]")
-        background = "(button) => getComputedStyle(button).backgroundColor"
-        accent = button.evaluate(background)
-        button.click()
-        button.hover()
-        expect(page.locator("#find-result")).not_to_be_empty()
-        assert button.evaluate(background) == accent
+        open_in_place(table, link(site_url, 1))
+        table.emulate_media(color_scheme="dark")
+        try:
+            open_find(table)
+            table.locator("textarea#layout").fill("ZZ")
+            button = table.locator("[data-action=find-deal]")
+            background = "(button) => getComputedStyle(button).backgroundColor"
+            accent = button.evaluate(background)
+            button.click()
+            button.hover()
+            expect(table.locator("#find-result")).not_to_be_empty()
+            assert button.evaluate(background) == accent
+        finally:
+            table.emulate_media(color_scheme="light")
+
+
+@pytest.fixture(scope="class")
+def running_phone(warm_contexts: WarmContexts, site_url: str) -> Iterator[Page]:
+    """One touch phone page for the phone's tests, booted once."""
+    page = warm_contexts.new_page(lasting=True, **PHONE_OPTIONS)
+    boot(page, link(site_url, 1))
+    yield page
+    page.close()
 
 
 class TestFindOnAPhone:
@@ -163,15 +187,17 @@ class TestFindOnAPhone:
     )
     def test_a_touch_phone_finds_and_opens(
         self,
-        pages: PageFactory,
+        running_phone: Page,
         site_url: str,
         request: pytest.FixtureRequest,
-        size: dict[str, int],
+        size: ViewportSize,
         name: str,
     ) -> None:
         """On a touch phone the menu, the field and Find work by taps, and the deal opens."""
-        page = pages(**{**PHONE_OPTIONS, "viewport": size})
-        boot(page, link(site_url, 1))
+        page = running_phone
+        page.set_viewport_size(size)  # the phone held so (the page fits itself to a turn)
+        settle(page)
+        open_in_place(page, link(site_url, 1))
         page.locator(".more-toggle").tap()
         page.locator("[data-action=find]").tap()
         field = page.locator("textarea#layout")
