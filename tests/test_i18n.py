@@ -210,6 +210,12 @@ def open_in_language(page: Page, url: str, code: str) -> None:
     expect(page.locator("html")).to_have_attribute("lang", TAGS[code])
 
 
+def expect_figures(page: Page) -> None:
+    """Wait until the deal's figures are in the bar (in place, the last deal's wait unseen)."""
+    expect(page.locator("#difficulty")).to_be_visible()
+    expect(page.locator("#difficulty .pending")).to_have_count(0)
+
+
 BAR_ROWS_JS = """() => {
     const shown = [...document.querySelector("header.bar").children]
         .map((item) => item.getBoundingClientRect()).filter((box) => box.width > 0);
@@ -401,7 +407,7 @@ class TestPageLanguages:
         """
         page = desktop
         open_in_language(page, f"{site_url}?deal=617&lang={code}", code)
-        expect(page.locator("#difficulty")).to_be_visible()  # the deal's figures are in the bar
+        expect_figures(page)
         page.wait_for_timeout(100)  # a refit waits a frame
         assert page.evaluate(BAR_ROWS_JS) == 1
         undo = page.locator("[data-action=undo]")
@@ -415,6 +421,7 @@ class TestPageLanguages:
         """Russian: icons alone at 1280 px, the words at 1900 px, icons again at 1280 px."""
         page = desktop
         open_in_language(page, f"{site_url}?deal=617&lang=ru", "ru")
+        expect_figures(page)
         label = page.locator("[data-action=hint] .label")
         expect(label).to_be_hidden()
         page.set_viewport_size({"width": 1900, "height": 800})
@@ -435,6 +442,7 @@ class TestPageLanguages:
         page = desktop
         page.set_viewport_size({"width": 1100, "height": 800})
         open_in_language(page, f"{site_url}?deal=617&lang=ru", "ru")
+        expect_figures(page)
         heading = page.get_by_role("heading", level=1, name="Расклады FreeCell")
         expect(heading).to_have_class(re.compile(r"\bvisually-hidden\b"))
         expect(page.locator("[data-action=hint] .label")).to_be_hidden()
@@ -445,6 +453,7 @@ class TestPageLanguages:
         expect(heading).to_be_visible()
         page.set_viewport_size({"width": 720, "height": 800})
         open_in_language(page, f"{site_url}?deal=617&lang=es", "es")
+        expect_figures(page)
         expect(page.locator("[data-action=hint] .label")).to_be_hidden()
         expect(page.locator(".brand")).not_to_have_class(re.compile(r"\bvisually-hidden\b"))
         bar = page.locator("header.bar").bounding_box()
