@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from conftest import WarmContexts
 from freecell._errors import ERROR_CODES, MESSAGES
 from helpers import (
+    DESKTOP,
+    PHONE,
     PHONE_OPTIONS,
     WEB,
     PageFactory,
@@ -31,6 +35,7 @@ from helpers import (
     open_in_place,
     press,
     screenshot_path,
+    settle,
     shown_columns,
     solution,
 )
@@ -196,6 +201,21 @@ def expect_language(page: Page, code: str) -> None:
     expect(page.locator("[data-action=undo]")).to_have_text(UNDO[code])
 
 
+def open_in_language(page: Page, url: str, code: str) -> None:
+    """Open a link with ?lang=`code` in the running page; wait until the page speaks it.
+
+    (The language comes after the game is shown: its catalogue may still be loading.)
+    """
+    open_in_place(page, url)
+    expect(page.locator("html")).to_have_attribute("lang", TAGS[code])
+
+
+def expect_figures(page: Page) -> None:
+    """Wait until the deal's figures are in the bar (in place, the last deal's wait unseen)."""
+    expect(page.locator("#difficulty")).to_be_visible()
+    expect(page.locator("#difficulty .pending")).to_have_count(0)
+
+
 BAR_ROWS_JS = """() => {
     const shown = [...document.querySelector("header.bar").children]
         .map((item) => item.getBoundingClientRect()).filter((box) => box.width > 0);
@@ -203,6 +223,31 @@ BAR_ROWS_JS = """() => {
     return shown.every((box) => box.top < first.bottom && box.bottom > first.top) ? 1 : 2;
 }"""
 """1 if every item shown in the bar shares the first one's row, else 2."""
+
+
+@pytest.fixture
+def desktop(table: Page) -> Iterator[Page]:
+    """Return the module's running page at 1280x800, for a test that resizes it; 1280x800 after."""
+    table.set_viewport_size(DESKTOP)
+    yield table
+    table.set_viewport_size(DESKTOP)
+
+
+@pytest.fixture(scope="module")
+def running_phone(warm_contexts: WarmContexts, site_url: str) -> Iterator[Page]:
+    """One 360 px touch phone page for the module's phone tests, booted once."""
+    page = warm_contexts.new_page(lasting=True, **PHONE_OPTIONS)
+    boot(page, f"{site_url}?deal=617")
+    yield page
+    page.close()
+
+
+@pytest.fixture
+def phone(running_phone: Page) -> Page:
+    """Return the module's phone page, settled, at 360x740."""
+    running_phone.set_viewport_size(PHONE)
+    settle(running_phone)
+    return running_phone
 
 
 @pytest.mark.browser
@@ -353,17 +398,16 @@ class TestPageLanguages:
         expect(page.locator("#moves-count")).to_have_text(str(len(moves)))
 
     @pytest.mark.parametrize("code", LANGUAGES)
-    def test_the_bar_is_one_row_on_a_desktop(
-        self, pages: PageFactory, site_url: str, code: str
-    ) -> None:
+    def test_the_bar_is_one_row_on_a_desktop(self, desktop: Page, site_url: str, code: str) -> None:
         """At 1280 px the bar is one row in every language.
 
         The buttons keep their words where they fit (English, Chinese) and show their icons
-        alone, named by their titles, where not.
+        alone, named by their titles, where not. Each language is switched to in the running
+        page, from whichever the test before left: the switch refits the bar.
         """
-        page = pages(viewport={"width": 1280, "height": 800})
-        boot(page, f"{site_url}?deal=617&lang={code}")
-        expect(page.locator("#difficulty")).to_be_visible()  # the deal's figures are in the bar
+        page = desktop
+        open_in_language(page, f"{site_url}?deal=617&lang={code}", code)
+        expect_figures(page)
         page.wait_for_timeout(100)  # a refit waits a frame
         assert page.evaluate(BAR_ROWS_JS) == 1
         undo = page.locator("[data-action=undo]")
@@ -372,11 +416,12 @@ class TestPageLanguages:
             expect(undo.locator(".label")).to_be_visible()
 
     def test_the_bar_takes_its_words_back_when_there_is_room(
-        self, pages: PageFactory, site_url: str
+        self, desktop: Page, site_url: str
     ) -> None:
         """Russian: icons alone at 1280 px, the words at 1900 px, icons again at 1280 px."""
-        page = pages(viewport={"width": 1280, "height": 800})
-        boot(page, f"{site_url}?deal=617&lang=ru")
+        page = desktop
+        open_in_language(page, f"{site_url}?deal=617&lang=ru", "ru")
+        expect_figures(page)
         label = page.locator("[data-action=hint] .label")
         expect(label).to_be_hidden()
         page.set_viewport_size({"width": 1900, "height": 800})
@@ -387,16 +432,17 @@ class TestPageLanguages:
         page.wait_for_timeout(100)
         assert page.evaluate(BAR_ROWS_JS) == 1
 
-    def test_the_page_name_gives_way_after_the_words(
-        self, pages: PageFactory, site_url: str
-    ) -> None:
+    def test_the_page_name_gives_way_after_the_words(self, desktop: Page, site_url: str) -> None:
         """Russian at 1100 px: icons and no page name keep one row; a screen reader still has it.
 
         A narrow window whose bar wraps anyway takes as few steps as make the fewest rows:
-        Spanish at 720 px, icons in two rows rather than words in three.
+        Spanish at 720 px, icons in two rows rather than words in three. (The running page,
+        resized, then switched to the language.)
         """
-        page = pages(viewport={"width": 1100, "height": 800})
-        boot(page, f"{site_url}?deal=617&lang=ru")
+        page = desktop
+        page.set_viewport_size({"width": 1100, "height": 800})
+        open_in_language(page, f"{site_url}?deal=617&lang=ru", "ru")
+        expect_figures(page)
         heading = page.get_by_role("heading", level=1, name="Расклады FreeCell")
         expect(heading).to_have_class(re.compile(r"\bvisually-hidden\b"))
         expect(page.locator("[data-action=hint] .label")).to_be_hidden()
@@ -405,11 +451,12 @@ class TestPageLanguages:
         page.set_viewport_size({"width": 1440, "height": 800})
         expect(heading).not_to_have_class(re.compile(r"\bvisually-hidden\b"))
         expect(heading).to_be_visible()
-        narrow = pages(viewport={"width": 720, "height": 800})
-        boot(narrow, f"{site_url}?deal=617&lang=es")
-        expect(narrow.locator("[data-action=hint] .label")).to_be_hidden()
-        expect(narrow.locator(".brand")).not_to_have_class(re.compile(r"\bvisually-hidden\b"))
-        bar = narrow.locator("header.bar").bounding_box()
+        page.set_viewport_size({"width": 720, "height": 800})
+        open_in_language(page, f"{site_url}?deal=617&lang=es", "es")
+        expect_figures(page)
+        expect(page.locator("[data-action=hint] .label")).to_be_hidden()
+        expect(page.locator(".brand")).not_to_have_class(re.compile(r"\bvisually-hidden\b"))
+        bar = page.locator("header.bar").bounding_box()
         assert bar is not None
         assert bar["height"] < 100  # two rows are 90 px, three 132
 
@@ -417,16 +464,20 @@ class TestPageLanguages:
     @pytest.mark.parametrize("width", ["phone", "desktop"])
     def test_screenshots(
         self,
-        pages: PageFactory,
+        desktop: Page,
+        phone: Page,
         site_url: str,
+        *,
         request: pytest.FixtureRequest,
         code: str,
         width: str,
     ) -> None:
-        """zh-Hant and ru fit a 360 px phone and a desktop; screenshots go to test-results/."""
-        options: dict[str, Any] = PHONE_OPTIONS if width == "phone" else {}
-        page = pages(**options)
-        boot(page, f"{site_url}?deal=617&moves=8a&lang={code}")
+        """zh-Hant and ru fit a 360 px phone and a desktop; screenshots go to test-results/.
+
+        On the module's running page of each (the language switched to in place).
+        """
+        page = phone if width == "phone" else desktop
+        open_in_language(page, f"{site_url}?deal=617&moves=8a&lang={code}", code)
         press(page, "help")
         size = page.viewport_size or {"width": 1280}
         assert page.evaluate("() => document.documentElement.scrollWidth") <= size["width"]

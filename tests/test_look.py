@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import itertools
 import math
-from typing import Any, cast
+from collections.abc import Iterator
+from typing import Any, Literal, cast
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, ViewportSize, expect
 
+from conftest import WarmContexts
 from helpers import (
+    BOOT_MS,
+    DESKTOP,
+    PHONE,
     PHONE_OPTIONS,
     ROOT,
     SIDEWAYS_OPTIONS,
@@ -21,9 +26,12 @@ from helpers import (
     PageFactory,
     boot,
     js_object,
+    link,
     menu,
+    open_in_place,
     screenshot_path,
     screenshots,
+    settle,
 )
 
 pytestmark = pytest.mark.browser
@@ -124,16 +132,65 @@ def axe_violations(page: Page) -> list[dict[str, Any]]:
     )
 
 
+def first_look(page: Page, viewport: ViewportSize) -> Page:
+    """Settle a running page and give it a first visit's look, at `viewport`.
+
+    Light, with motion, the two-colour deck, right-handed: the tests that share a running page
+    change its look, and each starts from this one.
+    """
+    page.set_viewport_size(viewport)
+    page.emulate_media(color_scheme="light", reduced_motion="no-preference")
+    settle(page)
+    if page.locator("select#deck").input_value() != "two-colour":
+        choose_deck(page, "two-colour")
+    if page.locator("input#left-handed").is_checked():
+        menu(page)
+        page.locator("input#left-handed").uncheck()
+    settle(page)
+    expect(page.locator("html")).not_to_have_attribute("data-left-handed", "")
+    return page
+
+
+@pytest.fixture
+def desktop(table: Page) -> Page:
+    """Return the module's running page (see `table`) with a first visit's look, at 1280x800."""
+    return first_look(table, DESKTOP)
+
+
+@pytest.fixture(scope="module")
+def running_phone(warm_contexts: WarmContexts, site_url: str) -> Iterator[Page]:
+    """One touch phone page for the module's phone tests, booted once."""
+    page = warm_contexts.new_page(lasting=True, **PHONE_OPTIONS)
+    boot(page, f"{site_url}?deal=617")
+    yield page
+    page.close()
+
+
+@pytest.fixture
+def phone(running_phone: Page) -> Page:
+    """Return the module's phone page with a first visit's look, upright (360x740)."""
+    return first_look(running_phone, PHONE)
+
+
 class TestFourColourDeck:
     @pytest.mark.parametrize("scheme", ["light", "dark"])
     def test_four_suits_four_colours_with_contrast(
-        self, pages: PageFactory, site_url: str, scheme: str, request: pytest.FixtureRequest
+        self,
+        desktop: Page,
+        site_url: str,
+        scheme: Literal["light", "dark"],
+        request: pytest.FixtureRequest,
     ) -> None:
-        """Four-colour: the suits' colours differ pairwise, each 4.5:1 on every card face."""
-        page = pages(color_scheme=scheme, reduced_motion="reduce")
-        boot(page, f"{site_url}?deal=1&moves=5a,5b,5c,5d")
+        """Four-colour: the suits' colours differ pairwise, each 4.5:1 on every card face.
+
+        In the module's running page, from the two-colour deck (a first visit's deck: see
+        test_remembered).
+        """
+        page = desktop
+        page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
+        open_in_place(page, link(site_url, 1, ["5a", "5b", "5c", "5d"], lang="en"))
         two = colours(page)
-        assert two["cards"][0] == two["cards"][3]  # the default: clubs as black as spades
+        assert two["cards"][0] == two["cards"][3]  # two-colour: clubs as black as spades
         assert page.locator("select#deck").input_value() == "two-colour"
         choose_deck(page, "four-colour")
         page.locator("[data-card='9C']").click()
@@ -159,9 +216,14 @@ class TestFourColourDeck:
         page.screenshot(path=screenshot_path(request.config, f"screenshot-four-colour-{scheme}"))
 
     def test_remembered(self, pages: PageFactory, site_url: str) -> None:
-        """The deck chosen is remembered (localStorage `freecell.deck`) for the next visit."""
+        """A first visit's deck is two-colour; the one chosen is remembered for the next visit.
+
+        (In localStorage `freecell.deck`.)
+        """
         page = pages()
         boot(page, f"{site_url}?deal=617")
+        expect(page.locator("html")).to_have_attribute("data-deck", "two-colour")
+        expect(page.locator("select#deck")).to_have_value("two-colour")
         choose_deck(page, "four-colour")
         assert page.evaluate("() => localStorage.getItem('freecell.deck')") == "four-colour"
         page.reload()
@@ -197,15 +259,22 @@ class TestLeftHanded:
     )
     def test_the_foundations_go_left_of_the_free_cells(
         self,
-        pages: PageFactory,
+        desktop: Page,
+        phone: Page,
         site_url: str,
+        *,
         shape: str,
         options: dict[str, Any],
         request: pytest.FixtureRequest,
     ) -> None:
-        """Left-handed: foundations left of the free cells, the menu's "⋯" in the left half."""
-        page = pages(reduced_motion="reduce", **options)
-        boot(page, f"{site_url}?deal=617&moves=8a")
+        """Left-handed: foundations left of the free cells, the menu's "⋯" in the left half.
+
+        Chosen in the module's running desktop or phone page; a reload keeps it.
+        """
+        page = desktop if shape == "desktop" else phone
+        page.set_viewport_size(options.get("viewport", DESKTOP))
+        page.emulate_media(reduced_motion="reduce")
+        open_in_place(page, link(site_url, 617, ["8a"], lang="en"))
         right = cast(dict[str, Any], page.evaluate(HANDS_JS))
         assert right["freecells"]["right"] <= right["foundations"]["left"]
         assert right["more"] > right["width"] / 2
@@ -221,6 +290,7 @@ class TestLeftHanded:
         screenshots(page, request.config, f"screenshot-left-handed-{shape}")
         assert axe_violations(page) == []
         page.reload()
+        expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
         expect(page.locator("input#left-handed")).to_be_checked()
         assert page.evaluate("() => localStorage.getItem('freecell.left-handed')") == "on"
 
@@ -239,12 +309,16 @@ SETTINGS = {
 class TestSettings:
     @pytest.mark.parametrize("code", ["en", "pt", "es", "it", "ru", "zh-Hant"])
     def test_each_is_in_the_menu_and_named_in_the_language(
-        self, pages: PageFactory, site_url: str, code: str
+        self, desktop: Page, site_url: str, code: str
     ) -> None:
-        """Every setting is in the "⋯" menu and a screen reader hears its name in the language."""
+        """Every setting is in the "⋯" menu and a screen reader hears its name in the language.
+
+        The language switched to in the module's running page.
+        """
         catalogue = js_object(WEB / "i18n" / f"{code}.js")
-        page = pages()
-        boot(page, f"{site_url}?deal=617&lang={code}")
+        page = desktop
+        open_in_place(page, link(site_url, 617, lang=code))
+        expect(page.locator("#language")).to_have_value(code)  # set in the step that sets the words
         menu(page)
         for selector, key in SETTINGS.items():
             control = page.locator(f".more-panel {selector}")
@@ -254,9 +328,14 @@ class TestSettings:
     def test_the_keyboard_sets_them_and_they_are_remembered(
         self, pages: PageFactory, site_url: str
     ) -> None:
-        """With keys alone: the menu opens, the deck, auto-play and the left hand change; kept."""
+        """With keys alone: the menu opens, the deck, auto-play and the left hand change; kept.
+
+        A first visit's table is right-handed (the left-handed tests start from that look).
+        """
         page = pages()
         boot(page, f"{site_url}?deal=617")
+        expect(page.locator("input#left-handed")).not_to_be_checked()
+        expect(page.locator("html")).not_to_have_attribute("data-left-handed", "")
         page.locator(".more-toggle").focus()
         page.keyboard.press("Enter")
         expect(page.locator(".more-toggle")).to_have_attribute("aria-expanded", "true")
