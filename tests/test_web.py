@@ -639,6 +639,7 @@ class TestLayout:
             assert box["x"] >= 0, (index, box)
             assert box["x"] + box["width"] <= PHONE["width"], (index, box)
 
+    @pytest.mark.usefixtures("warm_contexts")  # its browser: the same shared pages, ids
     @pytest.mark.parametrize(
         ("name", "options"),
         [
