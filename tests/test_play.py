@@ -479,7 +479,9 @@ class TestHistorySlider:
             value = words["history.value"].format(played="2", total="2")
             expect(slider(page)).to_have_attribute("aria-valuetext", value)
 
-    @pytest.mark.usefixtures("warm_contexts")  # its browser: the same shared pages, ids
+    # Its page comes through request.getfixturevalue; warm_contexts puts the browser in its
+    # fixture closure, so it gets the shared page (not a second one) and "chromium" in its ids.
+    @pytest.mark.usefixtures("warm_contexts")
     @pytest.mark.parametrize(
         ("device", "options"),
         [
@@ -720,7 +722,9 @@ class TestIllegal:
 
 
 class TestLook:
-    @pytest.mark.usefixtures("warm_contexts")  # its browser: the same shared pages, ids
+    # Its page comes through request.getfixturevalue; warm_contexts puts the browser in its
+    # fixture closure, so it gets the shared page (not a second one) and "chromium" in its ids.
+    @pytest.mark.usefixtures("warm_contexts")
     @pytest.mark.parametrize(
         ("name", "options"),
         [

@@ -639,7 +639,9 @@ class TestLayout:
             assert box["x"] >= 0, (index, box)
             assert box["x"] + box["width"] <= PHONE["width"], (index, box)
 
-    @pytest.mark.usefixtures("warm_contexts")  # its browser: the same shared pages, ids
+    # Its page comes through request.getfixturevalue; warm_contexts puts the browser in its
+    # fixture closure, so it gets the shared page (not a second one) and "chromium" in its ids.
+    @pytest.mark.usefixtures("warm_contexts")
     @pytest.mark.parametrize(
         ("name", "options"),
         [
