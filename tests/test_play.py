@@ -2,19 +2,24 @@
 
 The Python engine (freecell.Game) is the oracle: after any moves, the page must show exactly the
 engine's snapshot after the same moves. Every test opens the link it needs in the module's running
-page (conftest's `table`); the look and touch tests have pages of their own.
+page (conftest's `table`), or the phone's in the module's phone page (`phone`); tests of what a
+page opened fresh or reloaded shows, or of a language a link chose, boot pages of their own.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any, cast
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, ViewportSize, expect
 
+from conftest import WarmContexts
 from helpers import (
+    DESKTOP,
+    PHONE,
     PHONE_OPTIONS,
     WEB,
     PageFactory,
@@ -31,6 +36,7 @@ from helpers import (
     screenshot_path,
     screenshots,
     set_auto,
+    settle,
     solution,
     tap_to_move,
 )
@@ -71,14 +77,8 @@ def url_moves(page: Page) -> str:
 
 
 def open_game(page: Page, site_url: str, number: int, moves: list[str] | None = None) -> None:
-    """Open deal `number` with `moves` from a link and wait for exactly those moves.
-
-    A blank page boots at the link; a running one opens it in place.
-    """
-    if page.url == "about:blank":
-        boot(page, link(site_url, number, moves))
-    else:
-        open_in_place(page, link(site_url, number, moves))
+    """Open deal `number` with `moves` from a link, in a running page; wait for those moves."""
+    open_in_place(page, link(site_url, number, moves))
     expect_moves(page, moves or [])
 
 
@@ -93,6 +93,45 @@ def expect_moves(page: Page, moves: list[str]) -> None:
 def card(page: Page, code: str) -> Locator:
     """Return the element of a card, wherever it is."""
     return page.locator(f"#table [data-card='{code}']")
+
+
+def dress(page: Page, viewport: ViewportSize, **media: Any) -> None:
+    """Give a running page a viewport and media features (light, with motion, unless given)."""
+    page.set_viewport_size(viewport)
+    page.emulate_media(**{"color_scheme": "light", "reduced_motion": "no-preference", **media})
+
+
+def put_back(page: Page, viewport: ViewportSize) -> None:
+    """Put a shared page's looks back: its viewport, light, with motion, scrolled to the top."""
+    dress(page, viewport)
+    page.evaluate("() => window.scrollTo(0, 0)")
+
+
+# --- fixtures -----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def running_phone(warm_contexts: WarmContexts, site_url: str) -> Iterator[Page]:
+    """One phone page (360 px, touch) for the module, booted once, as conftest's `running_page`."""
+    page = warm_contexts.new_page(lasting=True, **PHONE_OPTIONS)
+    boot(page, f"{site_url}?deal=1")
+    yield page
+    page.close()
+
+
+@pytest.fixture
+def phone(running_phone: Page) -> Iterator[Page]:
+    """Return the module's phone page, settled as `table` is; its looks are put back after."""
+    settle(running_phone)
+    yield running_phone
+    put_back(running_phone, PHONE)
+
+
+@pytest.fixture
+def desktop(table: Page) -> Iterator[Page]:
+    """Return `table`, for a test that changes its looks: they are put back after."""
+    yield table
+    put_back(table, DESKTOP)
 
 
 # --- tests --------------------------------------------------------------------------------------
@@ -440,6 +479,9 @@ class TestHistorySlider:
             value = words["history.value"].format(played="2", total="2")
             expect(slider(page)).to_have_attribute("aria-valuetext", value)
 
+    # Its page comes through request.getfixturevalue; warm_contexts puts the browser in its
+    # fixture closure, so it gets the shared page (not a second one) and "chromium" in its ids.
+    @pytest.mark.usefixtures("warm_contexts")
     @pytest.mark.parametrize(
         ("device", "options"),
         [
@@ -450,7 +492,6 @@ class TestHistorySlider:
     )  # fmt: skip  # sideways on a larger phone: on the 360 px one the slider has 140 px
     def test_screenshots(
         self,
-        pages: PageFactory,
         site_url: str,
         request: pytest.FixtureRequest,
         device: str,
@@ -463,7 +504,8 @@ class TestHistorySlider:
         English), and the phones' its own row.
         """
         moves = solution(617)[:40]
-        page = pages(**options, reduced_motion="reduce")
+        page: Page = request.getfixturevalue("phone" if options else "desktop")
+        dress(page, options.get("viewport", DESKTOP), reduced_motion="reduce")
         open_game(page, site_url, 617, moves)
         slider(page).fill("25")
         expect_moves(page, moves[:25])
@@ -551,16 +593,31 @@ class TestLinks:
          ("<img src=x onerror=window.__xss=1>", [], "<img")],
     )  # fmt: skip
     def test_bad_moves_are_reported(
-        self, page: Page, site_url: str, moves: str, played: list[str], bad: str
+        self, table: Page, site_url: str, moves: str, played: list[str], bad: str
     ) -> None:
-        """A bad token is reported; the game is replayed up to it and the URL corrected."""
-        boot(page, f"{site_url}?deal=1&moves={moves}")
-        expect(page.get_by_role("alert")).to_contain_text(bad)
-        expect_moves(page, played)
-        assert url_moves(page) == ",".join(played)
-        assert shown_table(page) == engine_table(1, played)
-        expect(page.locator("img[src='x']")).to_have_count(0)
-        assert page.evaluate("() => typeof window.__xss === 'undefined'")
+        """A bad token is reported; the game is replayed up to it and the URL corrected.
+
+        Opened in the running page, as Back and Forward open links (the next test boots at
+        such a link), after a good game that said nothing of it.
+        """
+        open_game(table, site_url, 2)
+        alert = table.locator("#message[role=alert]")
+        expect(alert).not_to_contain_text(bad)
+        open_in_place(table, f"{site_url}?deal=1&moves={moves}", played)
+        expect(alert).to_contain_text(bad)
+        expect_moves(table, played)
+        assert url_moves(table) == ",".join(played)
+        assert shown_table(table) == engine_table(1, played)
+        expect(table.locator("img[src='x']")).to_have_count(0)
+        assert table.evaluate("() => typeof window.__xss === 'undefined'")
+
+    def test_a_bad_link_opened_fresh(self, page: Page, site_url: str) -> None:
+        """A page opened at a link with a bad token reports it, replays up to it, fixes the URL."""
+        boot(page, f"{site_url}?deal=1&moves=5a,5b,zz,5c")
+        expect(page.get_by_role("alert")).to_contain_text("“zz”")
+        expect_moves(page, ["5a", "5b"])
+        assert url_moves(page) == "5a,5b"
+        assert shown_table(page) == engine_table(1, ["5a", "5b"])
 
     def test_back_and_forward(self, table: Page, site_url: str) -> None:
         """A new deal is a history entry; going back restores the game with its moves."""
@@ -665,6 +722,9 @@ class TestIllegal:
 
 
 class TestLook:
+    # Its page comes through request.getfixturevalue; warm_contexts puts the browser in its
+    # fixture closure, so it gets the shared page (not a second one) and "chromium" in its ids.
+    @pytest.mark.usefixtures("warm_contexts")
     @pytest.mark.parametrize(
         ("name", "options"),
         [
@@ -674,7 +734,6 @@ class TestLook:
     )  # fmt: skip
     def test_mid_game(
         self,
-        pages: PageFactory,
         site_url: str,
         request: pytest.FixtureRequest,
         name: str,
@@ -682,7 +741,8 @@ class TestLook:
     ) -> None:
         """Mid-game, with long cascades and a selection, nothing scrolls sideways; screenshots."""
         moves = solution(617)[:70]
-        page = pages(**options)
+        page: Page = request.getfixturevalue("phone" if options.get("is_mobile") else "desktop")
+        dress(page, options.get("viewport", DESKTOP), color_scheme=options["color_scheme"])
         open_game(page, site_url, 617, moves)
         if options.get("has_touch"):
             tap_to_move(page, on=False)  # a tap would play the card, not pick it up
@@ -704,10 +764,10 @@ class TestLook:
 
 @pytest.mark.browser
 class TestTouch:
-    def test_touch_drag_to_a_free_cell(self, pages: PageFactory, site_url: str) -> None:
+    def test_touch_drag_to_a_free_cell(self, phone: Page, site_url: str) -> None:
         """A finger dragging a cascade's bottom card onto a free cell makes that move."""
-        page = pages(**PHONE_OPTIONS)
-        boot(page, f"{site_url}?deal=1")
+        page = phone
+        open_game(page, site_url, 1)
         cdp = page.context.new_cdp_session(page)
         source = page.locator("[data-column='5'] [data-card]").last.bounding_box()
         target = page.locator("[data-freecell='0']").bounding_box()
@@ -723,5 +783,6 @@ class TestTouch:
             point = {"x": x0 + (x1 - x0) * i / 10, "y": y0 + (y1 - y0) * i / 10}
             cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
         cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        cdp.detach()
         expect(page.locator("#board")).to_have_attribute("data-moves", "5a")
         expect(page.locator("[data-freecell='0'] [data-card]")).to_have_attribute("data-card", "6C")

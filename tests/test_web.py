@@ -1,7 +1,8 @@
 """The web page in dist/, driven in a real Chromium: it must show exactly what the dealer deals.
 
-Each class shares one booted page where it can (the `app` fixture, at ?deal=617); every test
-first puts that page in the state it needs. Python's own dealer is the oracle for every board.
+Each class shares one booted page where it can (the `app` fixture, at ?deal=617; the phone's
+layout `phone`); every test first puts that page in the state it needs. Python's own dealer is
+the oracle for every board.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from helpers import (
     TIMEOUT_MS,
     ContextFactory,
     Gate,
-    PageFactory,
     blur,
     boot,
     columns_of,
@@ -38,6 +38,7 @@ from helpers import (
     poll,
     press,
     screenshots,
+    settle,
     shown_columns,
 )
 
@@ -176,6 +177,22 @@ def app(warm_contexts: WarmContexts, site_url: str) -> Iterator[Page]:
     boot(page, f"{site_url}?deal=617")
     yield page
     page.close()
+
+
+@pytest.fixture(scope="class")
+def running_phone(warm_contexts: WarmContexts, site_url: str) -> Iterator[Page]:
+    """One booted phone page (360 px, touch) for a class, opened at ?deal=617."""
+    page = warm_contexts.new_page(lasting=True, **PHONE_OPTIONS)
+    boot(page, f"{site_url}?deal=617")
+    yield page
+    page.close()
+
+
+@pytest.fixture
+def phone(running_phone: Page) -> Page:
+    """Return the class's phone page, settled for the next test (see conftest's `table`)."""
+    settle(running_phone)
+    return running_phone
 
 
 # --- tests --------------------------------------------------------------------------------------
@@ -450,7 +467,7 @@ class TestCopy:
 
     def test_copy_text(self, app: Page, site_url: str) -> None:
         """Copy text puts the position on the table on the clipboard, in fc-solve's format."""
-        boot(app, f"{site_url}?deal=617&moves=82,52")
+        open_in_place(app, f"{site_url}?deal=617&moves=82,52")
         app.evaluate("() => navigator.clipboard.writeText('nothing yet')")
         watch_alert(app)
         blur(app)
@@ -606,10 +623,10 @@ class TestServing:
 
 
 class TestLayout:
-    def test_phone_width(self, pages: PageFactory, site_url: str) -> None:
+    def test_phone_width(self, phone: Page, site_url: str) -> None:
         """At 360 px wide all 8 cascades fit: no horizontal scrolling, every column on screen."""
-        page = pages(**PHONE_OPTIONS)
-        boot(page, f"{site_url}?deal=617")
+        page = phone
+        open_in_place(page, f"{site_url}?deal=617")
         assert_shows(page, 617)
         assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
         columns = page.locator("#board [data-column]")
@@ -622,6 +639,9 @@ class TestLayout:
             assert box["x"] >= 0, (index, box)
             assert box["x"] + box["width"] <= PHONE["width"], (index, box)
 
+    # Its page comes through request.getfixturevalue; warm_contexts puts the browser in its
+    # fixture closure, so it gets the shared page (not a second one) and "chromium" in its ids.
+    @pytest.mark.usefixtures("warm_contexts")
     @pytest.mark.parametrize(
         ("name", "options"),
         [
@@ -631,7 +651,6 @@ class TestLayout:
     )
     def test_light_and_dark(
         self,
-        pages: PageFactory,
         site_url: str,
         request: pytest.FixtureRequest,
         name: str,
@@ -640,15 +659,19 @@ class TestLayout:
         """Light and dark schemes both render, differently; screenshots go to test-results/."""
         colours_js = """() => [document.documentElement, document.body]
             .map((element) => getComputedStyle(element).backgroundColor).join(" ")"""
-        page = pages(**options)
-        boot(page, f"{site_url}?deal=617")
+        page: Page = request.getfixturevalue("phone" if options.get("is_mobile") else "app")
+        assert page.viewport_size == options["viewport"]
+        open_in_place(page, f"{site_url}?deal=617")
         assert_shows(page, 617)
         colours = {}
-        for scheme in SCHEMES:
-            page.emulate_media(color_scheme=scheme)
-            colours[scheme] = page.evaluate(colours_js)
-        assert colours["light"] != colours["dark"]
-        screenshots(page, request.config, f"screenshot-{name}", full_page=True)
+        try:
+            for scheme in SCHEMES:
+                page.emulate_media(color_scheme=scheme)
+                colours[scheme] = page.evaluate(colours_js)
+            assert colours["light"] != colours["dark"]
+            screenshots(page, request.config, f"screenshot-{name}", full_page=True)
+        finally:
+            page.emulate_media(color_scheme="light")  # as the shared page was
 
 
 class TestErrors:
