@@ -160,6 +160,7 @@ class TestDaily:
         Tuesday's and Wednesday's games open in Monday's page; a reload reads the streak back.
         """
         page = contexts[0].new_page()
+        page.emulate_media(reduced_motion="reduce")  # no celebration to wait for, day to day
         for day, streak, clock in (
             (MONDAY, 1, MONDAY),
             (TUESDAY, 2, TUESDAY),
