@@ -390,6 +390,19 @@ def table(running_page: Page) -> Page:
 
 
 @pytest.fixture
+def still_table(table: Page) -> Iterator[Page]:
+    """Return `table` under prefers-reduced-motion for one test, as a page opened with it is.
+
+    No glides, no celebration, Solve at full pace. After the test, the running page is a
+    light-scheme desktop with motion again, at its first size.
+    """
+    table.emulate_media(reduced_motion="reduce")
+    yield table
+    table.set_viewport_size(DESKTOP)
+    table.emulate_media(color_scheme="light", reduced_motion="no-preference")
+
+
+@pytest.fixture
 def page(pages: PageFactory) -> Page:
     """Open a blank desktop page in a warm context (empty localStorage: auto-move, no stats)."""
     return pages()

@@ -293,8 +293,13 @@ class TestScreenshots:
         options: dict[str, Any],
     ) -> None:
         """A lost game: the indicator, the message and the button are on screen, light and dark."""
-        page = pages(**options, reduced_motion="reduce")
-        boot(page, f"{site_url}?deal=617&moves=5a,5b,5c,5d")
+        url = f"{site_url}?deal=617&moves=5a,5b,5c,5d"
+        if options:
+            page = pages(**options, reduced_motion="reduce")
+            boot(page, url)
+        else:  # the desktop: the module's running page
+            page = request.getfixturevalue("still_table")
+            open_in_place(page, url)
         expect(page.locator("#guard")).to_have_attribute("data-verdict", "no")
         expect(page.locator("#board")).to_have_attribute("data-difficulty", re.compile("[1-5]"))
         viewport = page.viewport_size or {"width": 1280, "height": 720}

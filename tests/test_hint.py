@@ -128,14 +128,14 @@ class TestHint:
 
 class TestSolve:
     def test_solve_wins_and_undo_takes_back_one_move(
-        self, pages: PageFactory, site_url: str
+        self, still_table: Page, site_url: str
     ) -> None:
         """Solve plays the rest to a win (a game that replays to a win); Undo takes a turn back.
 
         Solve follows auto-play (`safe` here): its last move's automatic moves go with it.
         """
-        page = pages(reduced_motion="reduce")
-        boot(page, f"{site_url}?deal=1&moves=5a,5b")
+        page = still_table
+        open_in_place(page, f"{site_url}?deal=1&moves=5a,5b")
         press(page, "solve")
         expect(page.locator("html")).to_have_attribute("data-won", "true", timeout=120_000)
         moves = moves_of(page)
@@ -147,11 +147,11 @@ class TestSolve:
         assert turn < len(moves) - 1  # the solution ends in a move and safe moves home
         expect(page.locator("#board")).to_have_attribute("data-moves", ",".join(moves[:turn]))
 
-    def test_solve_follows_auto_play_all(self, pages: PageFactory, site_url: str) -> None:
+    def test_solve_follows_auto_play_all(self, still_table: Page, site_url: str) -> None:
         """With auto-play `all`, Solve wins, and no card that could go home waits for a move."""
-        page = pages(reduced_motion="reduce")
-        page.add_init_script("localStorage.setItem('freecell.auto-play', 'all')")
-        boot(page, f"{site_url}?deal=3")
+        page = still_table
+        set_auto(page, "all")
+        open_in_place(page, f"{site_url}?deal=3")
         press(page, "solve")
         expect(page.locator("html")).to_have_attribute("data-won", "true", timeout=120_000)
         game = Game.from_deal_number(3)
@@ -218,9 +218,16 @@ class TestShortSolve:
         """
         phone = device == "phone"
         scheme = "dark" if phone else "light"
-        options = PHONE_OPTIONS if phone else {}
-        page = pages(**options, color_scheme=scheme, reduced_motion="reduce")
-        boot(page, f"{site_url}?deal={number}")
+        url = f"{site_url}?deal={number}"
+        if phone:
+            page = pages(**PHONE_OPTIONS, color_scheme=scheme, reduced_motion="reduce")
+            boot(page, url)
+        else:  # the module's running page, which has said other things to screen readers
+            page = request.getfixturevalue("still_table")
+            open_in_place(page, url)
+            page.locator("[data-column] [data-card]").last.click()
+            expect(page.locator("#announcer")).to_contain_text("picked up")
+            page.keyboard.press("Escape")
         expect(page.locator("#board")).to_have_attribute("data-solvable", "yes")  # the guard
         if phone:
             page.locator("[data-action=solve]").tap()

@@ -37,6 +37,7 @@ from helpers import (
     solution,
     tap_to_move,
 )
+from test_startup import SNAPSHOT_JS, worker_marks
 
 pytestmark = pytest.mark.browser
 
@@ -143,19 +144,21 @@ class TestInputIsNeverLost:
         expect(page.locator("[data-target]").first).to_be_attached()
         assert [handle.evaluate("(card) => card.isConnected") for handle in kept] == [True] * 5
 
-    def test_keys_at_ready(
-        self, make_context: ContextFactory, pages: PageFactory, site_url: str
-    ) -> None:
+    def test_keys_at_ready(self, make_context: ContextFactory, site_url: str) -> None:
         """`8` `a` pressed the moment the page is ready make the move, every time.
 
-        On a first visit (a cold context) and on two visits that resume Python (a warm one).
+        On a first visit (a cold context) and on a visit that resumes Python (the context's
+        next page, once the first visit has stored its snapshot).
         """
         with make_context() as context:
-            for page in (context.new_page(), pages(), pages()):
+            for repeat in (False, True):
+                page = context.new_page()
                 boot(page, link(site_url, 617, []))
                 page.keyboard.press("8")
                 page.keyboard.press("a")
                 expect(page.locator("#board")).to_have_attribute("data-moves", "8a")
+                assert ("snapshot-found" in worker_marks(page)) == repeat  # Python resumed
+                poll(page, SNAPSHOT_JS)  # in the context's cache: its next page resumes
 
 
 class TestBadLinks:
@@ -325,15 +328,18 @@ def press_keys(page: Page, *keys: str) -> None:
 
 class TestStatistics:
     def test_played_won_streak_across_reloads(self, page: Page, site_url: str) -> None:
-        """A first move counts a game played, once; a win counts once; both survive a reload."""
+        """A first move counts a game played, once; a win counts once; both survive a reload.
+
+        The first reload opens the same deal further on: the game resumed, not played again.
+        """
         boot(page, link(site_url, 1, []))
         assert stats_shown(page) == {"played": "0", "won": "0", "streak": "0", "best-streak": "0"}
         page.locator("[data-card='6C']").dblclick()
         expect(page.locator("#moves-count")).to_have_text("1")
-        boot(page, page.url)
         assert stats_shown(page)["played"] == "1"
         moves = solution(1)
         boot(page, link(site_url, 1, moves[:-1]))  # the same deal, resumed: not played again
+        assert stats_shown(page)["played"] == "1"
         page.locator("[data-freecell='2'] [data-card]").click()
         page.locator("[data-foundation='0']").click()
         expect(page.locator("html")).to_have_attribute("data-won", "true")
@@ -449,18 +455,20 @@ class TestStatistics:
         figures = stats_shown(page)
         assert figures == {"played": "0", "won": "0", "streak": "0", "best-streak": "5"}
 
-    def test_reset_asks_first(self, page: Page, site_url: str) -> None:
+    def test_reset_asks_first(self, table: Page, site_url: str) -> None:
         """Reset asks for confirmation; Keep keeps, Reset forgets."""
-        record = {"version": 1, "played": 5, "won": 2, "streak": 1, "best": 2, "deals": {}}
-        page.add_init_script(f"localStorage.setItem('freecell.stats', '{json.dumps(record)}')")
-        boot(page, link(site_url, 3, []))
-        press(page, "stats")
-        page.locator("[data-action=stats-reset]").click()
-        page.locator("[data-action=stats-reset-no]").click()
-        expect(page.locator("[data-stat=played]")).to_have_text("5")
-        page.locator("[data-action=stats-reset]").click()
-        page.locator("[data-action=stats-reset-yes]").click()
-        expect(page.locator("[data-stat=played]")).to_have_text("0")
+        open_in_place(table, link(site_url, 617, []))
+        table.locator("[data-card='QH']").dblclick()  # a first move: a game played, at least
+        expect(table.locator("#board")).to_have_attribute("data-moves", "82")
+        played = stats_shown(table)["played"]
+        assert played != "0"
+        press(table, "stats")
+        table.locator("[data-action=stats-reset]").click()
+        table.locator("[data-action=stats-reset-no]").click()
+        expect(table.locator("[data-stat=played]")).to_have_text(played)
+        table.locator("[data-action=stats-reset]").click()
+        table.locator("[data-action=stats-reset-yes]").click()
+        expect(table.locator("[data-stat=played]")).to_have_text("0")
 
     def test_a_game_won_after_a_reset_counts_played_and_won(
         self, page: Page, site_url: str
@@ -492,15 +500,14 @@ class TestMotion:
         expect(table.locator("#board")).to_have_attribute("data-moves", "82")
         poll(table, "() => window.__animated === true", timeout_ms=5000)
 
-    def test_reduced_motion_has_none(self, pages: PageFactory, site_url: str) -> None:
+    def test_reduced_motion_has_none(self, still_table: Page, site_url: str) -> None:
         """Under prefers-reduced-motion nothing animates, and the move is there at once."""
-        page = pages(reduced_motion="reduce")
-        boot(page, link(site_url, 1, ["5a", "5b", "5c"]))
-        blur(page)
-        page.keyboard.press("5")
-        page.keyboard.press("d")
-        expect(page.locator("#board")).to_have_attribute("data-moves", "5a,5b,5c,5d,5h")
-        assert page.evaluate("() => document.getAnimations().length") == 0
+        open_in_place(still_table, link(site_url, 1, ["5a", "5b", "5c"]))
+        blur(still_table)
+        still_table.keyboard.press("5")
+        still_table.keyboard.press("d")
+        expect(still_table.locator("#board")).to_have_attribute("data-moves", "5a,5b,5c,5d,5h")
+        assert still_table.evaluate("() => document.getAnimations().length") == 0
 
 
 class TestScreenReaders:
@@ -543,10 +550,11 @@ class TestEverySize:
     ) -> None:
         """Every game fits without scrolling, a 17-card cascade too; screenshots to look at.
 
-        At each size of the device, in one page: at the start, with a long cascade and a
-        selection, and won; light and dark, English and Russian. Under reduced motion, so that
-        each is taken as soon as the page is still (no glide, no celebration, no colour
-        transitions to wait for). On large screens the cards grow past the old 104 px limit.
+        At each size of the device, in one page (the desktop's: the module's running page): at
+        the start, with a long cascade and a selection, and won; light and dark, English and
+        Russian. Under reduced motion, so that each is taken as soon as the page is still (no
+        glide, no celebration, no colour transitions to wait for). On large screens the cards
+        grow past the old 104 px limit.
         """
         phone = PHONE_OPTIONS if device == "phone" else {}
         sizes = [(width, height) for width, height in SIZES if (width < 500) == bool(phone)]
@@ -557,10 +565,12 @@ class TestEverySize:
             "long": link(site_url, number, moves),
             "won": link(site_url, 1, won[:-1]),
         }
-        page = pages(**{**phone, "reduced_motion": "reduce"})
-        boot(page, f"{shots['start']}&lang=en")
         if phone:
+            page = pages(**phone, reduced_motion="reduce")
+            boot(page, f"{shots['start']}&lang=en")
             tap_to_move(page, on=False)  # a tap picks a card up, for the selection's screenshots
+        else:
+            page = request.getfixturevalue("still_table")
         for width, height in sizes:
             page.set_viewport_size({"width": width, "height": height})
             for language in ("en", "ru"):
@@ -585,3 +595,5 @@ class TestEverySize:
                     screenshots(page, request.config, f"table/{name}-{width}x{height}-{language}")
                     scrolled = cast(dict[str, float], page.evaluate(FITS_JS))["scrollHeight"]
                     assert scrolled <= height, where
+        if not phone:
+            open_in_place(page, f"{shots['start']}&lang=en")  # the table's language again
