@@ -375,3 +375,43 @@ move_lines = st.lists(  # for the move reader: fc-solve's output, moves, damage
     | st.text(max_size=12),
     max_size=30,
 ).map(lambda lines: "".join(line + "\n" for line in lines))
+
+
+# --- the service worker and the snapshot ---------------------------------------------------
+
+
+ACTIVE_JS = """async () => {
+    const registration = await navigator.serviceWorker.getRegistration();
+    return registration?.active?.state === "activated"
+        && Boolean(await caches.match(new URL("index.html", registration.scope).href));
+}"""
+
+
+def offline_copy_ready(page: Page) -> None:
+    """Wait until the service worker is active and serves this page's next visit.
+
+    Chromium routes navigations to a just-activated service worker only a moment later, so the
+    page is visited again (online) until the service worker controls it.
+    """
+    poll(page, ACTIVE_JS)
+    for _ in range(10):
+        if page.evaluate("() => navigator.serviceWorker.controller !== null"):
+            return
+        page.reload()
+        expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+    pytest.fail("the service worker never took control of the page")
+
+
+SNAPSHOT_JS = """async () =>
+    Boolean(await caches.match(new URL("snapshot.bin", location.href).href))"""
+"""Whether the page's memory snapshot is in the service worker's cache."""
+
+
+def worker_marks(page: Page) -> dict[str, float]:
+    """Return the page's Python worker's performance marks, as epoch milliseconds by name."""
+    [worker] = page.workers
+    marks: dict[str, float] = worker.evaluate(
+        "Object.fromEntries(performance.getEntriesByType('mark')"
+        ".map((mark) => [mark.name, performance.timeOrigin + mark.startTime]))"
+    )
+    return marks

@@ -38,10 +38,10 @@ from helpers import (
     ContextFactory,
     boot,
     fc_solve_finds_no_solution,
+    offline_copy_ready,
     open_in_place,
     poll,
 )
-from test_startup import offline_copy_ready
 
 TABLE = WEB / MIN_CELLS_FILE
 PUBLISHED = {0: 69, 1: 6220, 2: 19092, 3: 6420, 4: 198, "impossible": 1}

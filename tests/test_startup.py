@@ -37,23 +37,20 @@ from helpers import (
     BOOT_MS,
     DIST,
     ROOT,
+    SNAPSHOT_JS,
     ContextFactory,
     Gate,
     boot,
     columns_of,
     engine_after,
     manifest,
+    offline_copy_ready,
     poll,
     shown_columns,
+    worker_marks,
 )
 
 pytestmark = pytest.mark.browser
-
-ACTIVE_JS = """async () => {
-    const registration = await navigator.serviceWorker.getRegistration();
-    return registration?.active?.state === "activated"
-        && Boolean(await caches.match(new URL("index.html", registration.scope).href));
-}"""
 
 
 def assert_board(page: Page, number: int, moves: list[str] | None = None) -> None:
@@ -63,21 +60,6 @@ def assert_board(page: Page, number: int, moves: list[str] | None = None) -> Non
         assert shown_columns(page) == columns_of(number)
     else:
         assert shown_columns(page) == engine_after(number, moves)["cascades"]
-
-
-def offline_copy_ready(page: Page) -> None:
-    """Wait until the service worker is active and serves this page's next visit.
-
-    Chromium routes navigations to a just-activated service worker only a moment later, so the
-    page is visited again (online) until the service worker controls it.
-    """
-    poll(page, ACTIVE_JS)
-    for _ in range(10):
-        if page.evaluate("() => navigator.serviceWorker.controller !== null"):
-            return
-        page.reload()
-        expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-    pytest.fail("the service worker never took control of the page")
 
 
 STATUS_LOG_SCRIPT = """
@@ -152,16 +134,6 @@ def answered(cdn: Cdn, start_ms: float, end_ms: float) -> list[str]:
     """Return the paths the server answered for requests it received between two times."""
     assert cdn.log is not None
     return [s.path for s in list(cdn.log) if start_ms / 1000 <= s.start <= end_ms / 1000]
-
-
-def worker_marks(page: Page) -> dict[str, float]:
-    """Return the page's Python worker's performance marks, as epoch milliseconds by name."""
-    [worker] = page.workers
-    marks: dict[str, float] = worker.evaluate(
-        "Object.fromEntries(performance.getEntriesByType('mark')"
-        ".map((mark) => [mark.name, performance.timeOrigin + mark.startTime]))"
-    )
-    return marks
 
 
 def worker_resources(page: Page, value: str) -> dict[str, Any]:
@@ -778,8 +750,6 @@ class TestServiceWorker:
         assert [url for url in requested if not url.startswith(subpath_url)] == []
 
 
-SNAPSHOT_JS = """async () =>
-    Boolean(await caches.match(new URL("snapshot.bin", location.href).href))"""
 DAMAGE_JS = """async (damage) => {
     const url = new URL("snapshot.bin", location.href).href;
     const names = await caches.keys();

@@ -19,6 +19,7 @@ from freecell import Game, Position
 from helpers import (
     PHONE_OPTIONS,
     ROOT,
+    SNAPSHOT_JS,
     WATCH_ANIMATIONS_JS,
     ContextFactory,
     PageFactory,
@@ -36,8 +37,8 @@ from helpers import (
     shown_columns,
     solution,
     tap_to_move,
+    worker_marks,
 )
-from test_startup import SNAPSHOT_JS, worker_marks
 
 pytestmark = pytest.mark.browser
 
