@@ -162,7 +162,7 @@ class TestGuard:
         The page's clock is Playwright's, paused: each deal rests exactly 20 ms, however
         slow the machine, and the last one the page's SETTLE_MS.
         """
-        page = pages()
+        page = pages(browser="clock")  # a clock stays in its context: not the shared one
         page.clock.install()
         page.add_init_script(COUNT_REQUESTS_JS)
         boot(page, f"{site_url}?deal=617")
@@ -265,7 +265,7 @@ class TestGrade:
         Deal 657's search takes Python about a second; its first move is played as soon as the
         page asks for the grade (the page's clock, paused, lets the deal rest SETTLE_MS).
         """
-        page = pages()
+        page = pages(browser="clock")  # a clock stays in its context: not the shared one
         page.clock.install()
         boot(page, f"{site_url}?deal=617")
         board = page.locator("#board")
@@ -304,6 +304,7 @@ class TestScreenshots:
         expect(page.locator("#board")).to_have_attribute("data-difficulty", re.compile("[1-5]"))
         viewport = page.viewport_size or {"width": 1280, "height": 720}
         for selector in ("#guard", "#message", "[data-action=undo-to-winnable]", "#difficulty"):
+            expect(page.locator(selector)).to_be_visible()  # the message may come a frame later
             box = page.locator(selector).bounding_box()
             assert box is not None, selector
             assert box["x"] >= 0, selector
