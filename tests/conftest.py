@@ -34,6 +34,7 @@ from helpers import (
     DIST,
     NO_FC_SOLVE,
     PHONE,
+    PHONE_OPTIONS,
     TIMEOUT_MS,
     ContextFactory,
     PageFactory,
@@ -372,6 +373,19 @@ def running_page(warm_contexts: WarmContexts, site_url: str) -> Iterator[Page]:
     """One desktop page for a whole module, booted once (see `table`)."""
     page = warm_contexts.new_page(lasting=True)
     boot(page, f"{site_url}?deal=1")
+    yield page
+    page.close()
+
+
+@pytest.fixture(scope="module")
+def running_phone(warm_contexts: WarmContexts, site_url: str) -> Iterator[Page]:
+    """One 360 px touch phone page for a whole module, booted once (as `running_page`).
+
+    The modules that use it settle it for each test in a fixture of their own (`phone`), to
+    the size, scheme and settings their tests start from.
+    """
+    page = warm_contexts.new_page(lasting=True, **PHONE_OPTIONS)
+    boot(page, f"{site_url}?deal=617")
     yield page
     page.close()
 

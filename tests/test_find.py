@@ -2,15 +2,13 @@
 
 import re
 import time
-from collections.abc import Iterator
 from typing import Literal
 
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
-from conftest import WarmContexts
 from freecell import CARD_CODES, card_unicode, deal, format_deal
-from helpers import PHONE_OPTIONS, boot, link, menu, open_in_place, screenshot_path, settle
+from helpers import link, menu, open_in_place, screenshot_path, settle
 
 pytestmark = pytest.mark.browser
 
@@ -169,15 +167,6 @@ class TestFindDialog:
             assert button.evaluate(background) == accent
         finally:
             table.emulate_media(color_scheme="light")
-
-
-@pytest.fixture(scope="class")
-def running_phone(warm_contexts: WarmContexts, site_url: str) -> Iterator[Page]:
-    """One touch phone page for the phone's tests, booted once."""
-    page = warm_contexts.new_page(lasting=True, **PHONE_OPTIONS)
-    boot(page, link(site_url, 1))
-    yield page
-    page.close()
 
 
 class TestFindOnAPhone:

@@ -19,12 +19,10 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import WarmContexts
 from freecell._errors import ERROR_CODES, MESSAGES
 from helpers import (
     DESKTOP,
     PHONE,
-    PHONE_OPTIONS,
     WEB,
     PageFactory,
     boot,
@@ -231,15 +229,6 @@ def desktop(table: Page) -> Iterator[Page]:
     table.set_viewport_size(DESKTOP)
     yield table
     table.set_viewport_size(DESKTOP)
-
-
-@pytest.fixture(scope="module")
-def running_phone(warm_contexts: WarmContexts, site_url: str) -> Iterator[Page]:
-    """One 360 px touch phone page for the module's phone tests, booted once."""
-    page = warm_contexts.new_page(lasting=True, **PHONE_OPTIONS)
-    boot(page, f"{site_url}?deal=617")
-    yield page
-    page.close()
 
 
 @pytest.fixture

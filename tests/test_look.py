@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator
 from typing import Any, Literal, cast
 
 import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
-from conftest import WarmContexts
 from helpers import (
     BOOT_MS,
     DESKTOP,
@@ -155,15 +153,6 @@ def first_look(page: Page, viewport: ViewportSize) -> Page:
 def desktop(table: Page) -> Page:
     """Return the module's running page (see `table`) with a first visit's look, at 1280x800."""
     return first_look(table, DESKTOP)
-
-
-@pytest.fixture(scope="module")
-def running_phone(warm_contexts: WarmContexts, site_url: str) -> Iterator[Page]:
-    """One touch phone page for the module's phone tests, booted once."""
-    page = warm_contexts.new_page(lasting=True, **PHONE_OPTIONS)
-    boot(page, f"{site_url}?deal=617")
-    yield page
-    page.close()
 
 
 @pytest.fixture

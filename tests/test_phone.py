@@ -15,20 +15,16 @@ from __future__ import annotations
 import json
 import re
 import struct
-from collections.abc import Iterator
 from typing import Any, cast
 
 import pytest
 from playwright.sync_api import Page, Playwright, ViewportSize, expect
 
-from conftest import WarmContexts
 from helpers import (
     DIST,
     PHONE,
-    PHONE_OPTIONS,
     WATCH_ANIMATIONS_JS,
     WEB,
-    boot,
     link,
     manifest,
     menu,
@@ -96,15 +92,6 @@ GEOMETRY_JS = """() => {
         longest: Math.max(...columns.map((column) => column.length)),
     };
 }"""
-
-
-@pytest.fixture(scope="module")
-def running_phone(warm_contexts: WarmContexts, site_url: str) -> Iterator[Page]:
-    """One 360 px touch phone page for the whole module, booted once."""
-    page = warm_contexts.new_page(lasting=True, **PHONE_OPTIONS)
-    boot(page, f"{site_url}?deal=617")
-    yield page
-    page.close()
 
 
 @pytest.fixture

@@ -16,7 +16,6 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from playwright.sync_api import Locator, Page, ViewportSize, expect
 
-from conftest import WarmContexts
 from helpers import (
     DESKTOP,
     PHONE,
@@ -108,15 +107,6 @@ def put_back(page: Page, viewport: ViewportSize) -> None:
 
 
 # --- fixtures -----------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def running_phone(warm_contexts: WarmContexts, site_url: str) -> Iterator[Page]:
-    """One phone page (360 px, touch) for the module, booted once, as conftest's `running_page`."""
-    page = warm_contexts.new_page(lasting=True, **PHONE_OPTIONS)
-    boot(page, f"{site_url}?deal=1")
-    yield page
-    page.close()
 
 
 @pytest.fixture

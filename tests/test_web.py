@@ -179,15 +179,6 @@ def app(warm_contexts: WarmContexts, site_url: str) -> Iterator[Page]:
     page.close()
 
 
-@pytest.fixture(scope="class")
-def running_phone(warm_contexts: WarmContexts, site_url: str) -> Iterator[Page]:
-    """One booted phone page (360 px, touch) for a class, opened at ?deal=617."""
-    page = warm_contexts.new_page(lasting=True, **PHONE_OPTIONS)
-    boot(page, f"{site_url}?deal=617")
-    yield page
-    page.close()
-
-
 @pytest.fixture
 def phone(running_phone: Page) -> Page:
     """Return the class's phone page, settled for the next test (see conftest's `table`)."""
