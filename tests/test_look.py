@@ -238,6 +238,9 @@ HANDS_JS = """() => {
 
 
 class TestLeftHanded:
+    # Its page comes through request.getfixturevalue (only the one it uses is settled);
+    # warm_contexts puts the browser in its fixture closure, so "chromium" stays in its ids.
+    @pytest.mark.usefixtures("warm_contexts")
     @pytest.mark.parametrize(
         ("shape", "options"),
         [
@@ -248,10 +251,7 @@ class TestLeftHanded:
     )
     def test_the_foundations_go_left_of_the_free_cells(
         self,
-        desktop: Page,
-        phone: Page,
         site_url: str,
-        *,
         shape: str,
         options: dict[str, Any],
         request: pytest.FixtureRequest,
@@ -260,7 +260,7 @@ class TestLeftHanded:
 
         Chosen in the module's running desktop or phone page; a reload keeps it.
         """
-        page = desktop if shape == "desktop" else phone
+        page: Page = request.getfixturevalue("desktop" if shape == "desktop" else "phone")
         page.set_viewport_size(options.get("viewport", DESKTOP))
         page.emulate_media(reduced_motion="reduce")
         open_in_place(page, link(site_url, 617, ["8a"], lang="en"))
