@@ -19,6 +19,7 @@ from hypothesis import settings
 from playwright.sync_api import (
     Browser,
     BrowserContext,
+    BrowserType,
     ConsoleMessage,
     Page,
     Playwright,
@@ -196,7 +197,7 @@ class ErrorLog:
 
 @pytest.fixture(scope="session")
 def error_log() -> ErrorLog:
-    """Return the one log that every context made by `make_context` reports into."""
+    """Return the one log that every context of `make_context` and `make_profile` reports into."""
     return ErrorLog()
 
 
@@ -235,6 +236,34 @@ def make_context(browser: Browser, error_log: ErrorLog) -> ContextFactory:
     return new_context
 
 
+@pytest.fixture(scope="session")
+def make_profile(
+    browser_type: BrowserType,
+    browser_type_launch_args: dict[str, Any],
+    error_log: ErrorLog,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> ContextFactory:
+    """Return a function that opens a watched browser context kept on disk, as a player's is.
+
+    Each is a browser of its own with a profile folder (launch_persistent_context): unlike
+    `make_context`'s, which keep nothing on disk, it keeps the code that V8 compiled from the
+    page's scripts and WebAssembly for the next page, as every browser does for a repeat visit
+    (about 0.5 s of CPU a page start less; docs/performance.md). Same defaults as make_context.
+    """
+
+    def new_context(**options: Any) -> BrowserContext:
+        context = browser_type.launch_persistent_context(
+            tmp_path_factory.mktemp("profile"),
+            **browser_type_launch_args,
+            **{"viewport": DESKTOP, "color_scheme": "light", **options},
+        )
+        context.set_default_timeout(TIMEOUT_MS)
+        error_log.watch(context)
+        return context
+
+    return new_context
+
+
 CONTEXT_OPTIONS = frozenset({"is_mobile", "has_touch", "device_scale_factor"})
 """The options only a browser context can take; a warm context is kept for each set of them."""
 
@@ -243,12 +272,13 @@ class WarmContexts:
     """Browser contexts kept for the whole session, one per set of CONTEXT_OPTIONS.
 
     A cold context makes every page a first visit (download, compile, micropip, snapshot: about
-    3 s); a warm one keeps its HTTP cache, service worker and snapshot, so its later pages
-    resume Python (1.2-1.5 s). What a test may leave behind goes before its first page opens:
-    the sites' localStorage, the context's routes, permissions and offline mode, and any page
-    still open. (A new page has its own sessionStorage.) The pages of one test in one context
-    are tabs that see each other's storage. A test adds init scripts to its page, never to a
-    warm context (they cannot be removed).
+    3 s); a warm one (a profile on disk: see `make_profile`) keeps its HTTP cache, service
+    worker, snapshot and the code V8 compiled, so its later pages resume Python (1.2-1.5 s).
+    What a test may leave behind goes before its first page opens: the sites' localStorage, the
+    context's routes, permissions and offline mode, and any page still open. (A new page has
+    its own sessionStorage.) The pages of one test in one context are tabs that see each
+    other's storage. A test adds init scripts to its page, never to a warm context (they cannot
+    be removed).
     """
 
     def __init__(self, make_context: ContextFactory, origins: list[str]) -> None:
@@ -349,10 +379,10 @@ def emulate_locale(page: Page, locale: str) -> None:
 
 @pytest.fixture(scope="session")
 def warm_contexts(
-    make_context: ContextFactory, site_url: str, subpath_url: str
+    make_profile: ContextFactory, site_url: str, subpath_url: str
 ) -> Iterator[WarmContexts]:
     """Keep the session's warm browser contexts (see WarmContexts)."""
-    contexts = WarmContexts(make_context, [origin(site_url), origin(subpath_url)])
+    contexts = WarmContexts(make_profile, [origin(site_url), origin(subpath_url)])
     yield contexts
     contexts.close()
 
