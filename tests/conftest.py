@@ -66,10 +66,14 @@ not even for --doctest-modules (pyodide_web_checks.py runs the page's API as it 
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Register this suite's own marker (the `browser` marker is declared in pyproject.toml)."""
+    """Register this suite's own marker (the `browser` marker is declared in pyproject.toml).
+
+    And give every `expect` the suite's 30 s (Playwright's default is 5 s), before any test.
+    """
     config.addinivalue_line(
         "markers", "console_errors_expected: the test causes console errors on purpose"
     )
+    expect.set_options(timeout=TIMEOUT_MS)
 
 
 # --- fc-solve ---------------------------------------------------------------------------------
@@ -225,7 +229,6 @@ def make_context(browser: Browser, error_log: ErrorLog) -> ContextFactory:
     Defaults: a 1280x800 light-scheme desktop, 30 s waits. Keyword arguments go to
     `browser.new_context`.
     """
-    expect.set_options(timeout=TIMEOUT_MS)
 
     def new_context(**options: Any) -> BrowserContext:
         context = browser.new_context(**{"viewport": DESKTOP, "color_scheme": "light", **options})
