@@ -1,0 +1,87 @@
+"""What a warm page start costs the browser tests, in the two kinds of browser context.
+
+Run after `python3 build.py`: `.venv/bin/python -m bench.bench_test_pages` (about a minute).
+Playwright's `browser.new_context()` is off the record: Chromium keeps no code cache for it, so
+every page compiles Pyodide's WebAssembly and scripts again; `launch_persistent_context` (a
+profile folder, as a player's browser has) keeps what V8 compiled for the next page. Each
+context first makes a first visit (and its snapshot); then `--pages` (6) pages open in turn in
+one and the other, each at its own deal, until ready and `--after` (6) seconds more (the
+snapshot's warm-up and the first searches), then close. For each: the wall seconds to ready
+and the CPU seconds of every process under this one meanwhile (Chromium's, Playwright's
+driver), medians. The warm contexts of tests/conftest.py are such profiles (`make_profile`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+import time
+
+from bench.bench_solve_page import children_cpu
+
+
+def main() -> None:
+    """Open the pages in turn in both contexts; print the table."""
+    from playwright.sync_api import expect, sync_playwright  # noqa: PLC0415 - a browser bench
+
+    from devtools.chromium import CHROMIUM_ARGS, chromium_executable  # noqa: PLC0415
+    from devtools.page import BOOT_MS  # noqa: PLC0415
+    from devtools.paths import DIST  # noqa: PLC0415
+    from devtools.site_server import serve  # noqa: PLC0415
+
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--pages", type=int, default=6, help="warm starts in each (default 6)")
+    parser.add_argument("--after", type=float, default=6.0, help="seconds after ready (6)")
+    args = parser.parse_args()
+    executable = chromium_executable()
+    load = os.getloadavg()
+    with (
+        sync_playwright() as playwright,
+        serve(DIST) as base,
+        tempfile.TemporaryDirectory() as folder,
+    ):
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        contexts = {
+            "off the record (browser.new_context)": browser.new_context(),
+            "a profile on disk (launch_persistent_context)": (
+                playwright.chromium.launch_persistent_context(
+                    folder, executable_path=executable, args=CHROMIUM_ARGS
+                )
+            ),
+        }
+        for context in contexts.values():  # the first visit, and its snapshot
+            page = context.new_page()
+            page.goto(f"{base}?deal=1")
+            expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+            page.wait_for_timeout(10_000)
+            page.close()
+        ready: dict[str, list[float]] = {name: [] for name in contexts}
+        cpu: dict[str, list[float]] = {name: [] for name in contexts}
+        for number in range(2, 2 + args.pages):
+            for name, context in contexts.items():
+                start, spent = time.perf_counter(), children_cpu()
+                page = context.new_page()
+                page.goto(f"{base}?deal={number}")
+                html = page.locator("html")
+                expect(html).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+                ready[name].append(time.perf_counter() - start)
+                page.wait_for_timeout(args.after * 1000)
+                cpu[name].append(children_cpu() - spent)
+                page.close()
+        for context in contexts.values():
+            context.close()
+        browser.close()
+    load_after = os.getloadavg()
+    print(f"load average {load[0]:.1f} before, {load_after[0]:.1f} after")
+    print()
+    print(f"| a warm page start | to ready, s | CPU to ready + {args.after:g} s | pages |")
+    print("|---|---:|---:|---:|")
+    for name in contexts:
+        median_ready, median_cpu = statistics.median(ready[name]), statistics.median(cpu[name])
+        print(f"| {name} | {median_ready:.2f} | {median_cpu:.2f} | {len(ready[name])} |")
+
+
+if __name__ == "__main__":
+    main()
