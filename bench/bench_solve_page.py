@@ -37,10 +37,14 @@ def spread(times: list[float]) -> tuple[float, float, float]:
     return statistics.median(ordered), p90, ordered[-1]
 
 
-def children_cpu() -> float:
-    """Return the CPU seconds (user and system) of every process under this one, so far."""
+def children_ticks() -> dict[tuple[int, int], int]:
+    """Return the CPU clock ticks (user and system) so far of every process under this one.
+
+    Keyed by process id and start time, so that a later call tells a process that ended (and
+    one that took its id) from one that goes on.
+    """
     parents: dict[int, int] = {}
-    ticks: dict[int, int] = {}
+    ticks: dict[tuple[int, int], int] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -49,7 +53,7 @@ def children_cpu() -> float:
         except OSError:
             continue  # a process that ended meanwhile
         parents[int(entry.name)] = int(fields[1])
-        ticks[int(entry.name)] = int(fields[11]) + int(fields[12])
+        ticks[int(entry.name), int(fields[19])] = int(fields[11]) + int(fields[12])
     mine = {os.getpid()}
     grew = True
     while grew:
@@ -57,7 +61,17 @@ def children_cpu() -> float:
         grew = bool(below)
         mine |= below
     mine.discard(os.getpid())
-    return sum(ticks[pid] for pid in mine) / os.sysconf("SC_CLK_TCK")
+    return {key: value for key, value in ticks.items() if key[0] in mine}
+
+
+def cpu_since(before: dict[tuple[int, int], int]) -> float:
+    """Return the CPU seconds that the processes under this one spent since `before`.
+
+    A process that ended meanwhile counts for nothing (its last ticks are lost with it).
+    """
+    now = children_ticks()
+    spent = sum(value - before.get(key, 0) for key, value in now.items())
+    return spent / os.sysconf("SC_CLK_TCK")
 
 
 def page_times(numbers: list[int]) -> tuple[list[float], list[float]]:
@@ -82,11 +96,11 @@ def page_times(numbers: list[int]) -> tuple[list[float], list[float]]:
             page.evaluate(OPEN_IN_PLACE_JS, f"{base}?deal={number}")
             expect(board).to_have_attribute("data-deal", str(number))
             expect(board).to_have_attribute("data-solvable", "yes", timeout=SEARCH_MS)
-            start, spent = time.perf_counter(), children_cpu()
+            start, before = time.perf_counter(), children_ticks()
             page.locator("[data-action=solve]").click()
             expect(board).not_to_have_attribute("data-moves", "", timeout=SEARCH_MS)
             times.append(time.perf_counter() - start)
-            cpu.append(children_cpu() - spent)
+            cpu.append(cpu_since(before))
             page.locator("[data-action=solve]").click()  # stop
             expect(page.locator("[data-action=solve]")).to_have_attribute("aria-pressed", "false")
             print(f"deal {number}: {times[-1]:.2f} s, CPU {cpu[-1]:.2f} s", file=sys.stderr)

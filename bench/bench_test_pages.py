@@ -19,7 +19,7 @@ import statistics
 import tempfile
 import time
 
-from bench.bench_solve_page import children_cpu
+from bench.bench_solve_page import children_ticks, cpu_since
 
 
 def main() -> None:
@@ -61,14 +61,14 @@ def main() -> None:
         cpu: dict[str, list[float]] = {name: [] for name in contexts}
         for number in range(2, 2 + args.pages):
             for name, context in contexts.items():
-                start, spent = time.perf_counter(), children_cpu()
+                start, before = time.perf_counter(), children_ticks()
                 page = context.new_page()
                 page.goto(f"{base}?deal={number}")
                 html = page.locator("html")
                 expect(html).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
                 ready[name].append(time.perf_counter() - start)
                 page.wait_for_timeout(args.after * 1000)
-                cpu[name].append(children_cpu() - spent)
+                cpu[name].append(cpu_since(before))
                 page.close()
         for context in contexts.values():
             context.close()
