@@ -53,9 +53,10 @@ def first_row(number: int) -> str:
 
 def page_main(count: int) -> None:
     """Time the Find dialog in headless Chromium, on the built site, and print the table."""
-    from playwright.sync_api import expect, sync_playwright  # noqa: PLC0415 - --page only
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415 - --page only
 
     from devtools.chromium import CHROMIUM_ARGS, chromium_executable  # noqa: PLC0415
+    from devtools.page import boot  # noqa: PLC0415
     from devtools.paths import DIST  # noqa: PLC0415
     from devtools.site_server import serve  # noqa: PLC0415
 
@@ -69,8 +70,7 @@ def page_main(count: int) -> None:
             executable_path=chromium_executable(), args=CHROMIUM_ARGS
         )
         page = browser.new_page()
-        page.goto(f"{base}?deal=1")
-        expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=60_000)
+        boot(page, f"{base}?deal=1")
 
         def timed(text: str, done: str) -> float:
             page.locator(".more-toggle").click()

@@ -79,7 +79,7 @@ def page_times(numbers: list[int]) -> tuple[list[float], list[float]]:
     from playwright.sync_api import expect, sync_playwright  # noqa: PLC0415 - a browser bench
 
     from devtools.chromium import CHROMIUM_ARGS, chromium_executable  # noqa: PLC0415
-    from devtools.page import OPEN_IN_PLACE_JS  # noqa: PLC0415
+    from devtools.page import OPEN_IN_PLACE_JS, boot  # noqa: PLC0415
     from devtools.paths import DIST  # noqa: PLC0415
     from devtools.site_server import serve  # noqa: PLC0415
 
@@ -89,8 +89,7 @@ def page_times(numbers: list[int]) -> tuple[list[float], list[float]]:
             executable_path=chromium_executable(), args=CHROMIUM_ARGS
         )
         page = browser.new_page()
-        page.goto(f"{base}?deal={numbers[0]}")
-        expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=60_000)
+        boot(page, f"{base}?deal={numbers[0]}")
         board = page.locator("#board")
         for number in numbers:
             page.evaluate(OPEN_IN_PLACE_JS, f"{base}?deal={number}")

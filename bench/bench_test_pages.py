@@ -24,10 +24,10 @@ from bench.bench_solve_page import children_ticks, cpu_since
 
 def main() -> None:
     """Open the pages in turn in both contexts; print the table."""
-    from playwright.sync_api import expect, sync_playwright  # noqa: PLC0415 - a browser bench
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415 - a browser bench
 
     from devtools.chromium import CHROMIUM_ARGS, chromium_executable  # noqa: PLC0415
-    from devtools.page import BOOT_MS  # noqa: PLC0415
+    from devtools.page import boot  # noqa: PLC0415
     from devtools.paths import DIST  # noqa: PLC0415
     from devtools.site_server import serve  # noqa: PLC0415
 
@@ -53,8 +53,7 @@ def main() -> None:
         }
         for context in contexts.values():  # the first visit, and its snapshot
             page = context.new_page()
-            page.goto(f"{base}?deal=1")
-            expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+            boot(page, f"{base}?deal=1")
             page.wait_for_timeout(10_000)
             page.close()
         ready: dict[str, list[float]] = {name: [] for name in contexts}
@@ -63,9 +62,7 @@ def main() -> None:
             for name, context in contexts.items():
                 start, before = time.perf_counter(), children_ticks()
                 page = context.new_page()
-                page.goto(f"{base}?deal={number}")
-                html = page.locator("html")
-                expect(html).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+                boot(page, f"{base}?deal={number}")
                 ready[name].append(time.perf_counter() - start)
                 page.wait_for_timeout(args.after * 1000)
                 cpu[name].append(cpu_since(before))

@@ -11,6 +11,14 @@ BOOT_MS = 60_000
 """How long the first load may take: Pyodide downloads and starts Python (3-5 s usually)."""
 
 
+def boot(page: Page, url: str) -> None:
+    """Open `url` and wait until the page is ready: Python answers and the first deal is out."""
+    from playwright.sync_api import expect  # noqa: PLC0415 - devtools loads without Playwright
+
+    page.goto(url)
+    expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+
+
 OPEN_IN_PLACE_JS = """(url) => {
     history.pushState(null, "", url);
     dispatchEvent(new PopStateEvent("popstate"));

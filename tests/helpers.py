@@ -147,10 +147,7 @@ def manifest() -> dict[str, Any]:
 # --- the page -----------------------------------------------------------------------------------
 
 
-def boot(page: Page, url: str) -> None:
-    """Open `url` and wait until the page is ready: Python answers and the first deal is out."""
-    page.goto(url)
-    expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+boot = shared.boot
 
 
 def link(site_url: str, number: int, moves: list[str] | None = None, **params: str) -> str:
