@@ -222,6 +222,17 @@ def _fail_on_console_errors(request: pytest.FixtureRequest, error_log: ErrorLog)
         pytest.fail("the page reported errors:\n" + "\n".join(errors), pytrace=False)
 
 
+CONTEXT_DEFAULTS: dict[str, Any] = {"viewport": DESKTOP, "color_scheme": "light"}
+"""A new context's options unless the caller gives its own: a 1280x800 light-scheme desktop."""
+
+
+def watched(context: BrowserContext, error_log: ErrorLog) -> BrowserContext:
+    """Return a new `context` with the suite's 30 s waits, its errors recorded in `error_log`."""
+    context.set_default_timeout(TIMEOUT_MS)
+    error_log.watch(context)
+    return context
+
+
 @pytest.fixture(scope="session")
 def make_context(browser: Browser, error_log: ErrorLog) -> ContextFactory:
     """Return a function that opens a watched browser context; use it in a `with` block.
@@ -231,10 +242,7 @@ def make_context(browser: Browser, error_log: ErrorLog) -> ContextFactory:
     """
 
     def new_context(**options: Any) -> BrowserContext:
-        context = browser.new_context(**{"viewport": DESKTOP, "color_scheme": "light", **options})
-        context.set_default_timeout(TIMEOUT_MS)
-        error_log.watch(context)
-        return context
+        return watched(browser.new_context(**{**CONTEXT_DEFAULTS, **options}), error_log)
 
     return new_context
 
@@ -256,14 +264,9 @@ def make_profile(
     """
 
     def new_context(**options: Any) -> BrowserContext:
-        context = browser_type.launch_persistent_context(
-            tmp_path_factory.mktemp("profile"),
-            **browser_type_launch_args,
-            **{"viewport": DESKTOP, "color_scheme": "light", **options},
-        )
-        context.set_default_timeout(TIMEOUT_MS)
-        error_log.watch(context)
-        return context
+        folder = tmp_path_factory.mktemp("profile")
+        options = {**browser_type_launch_args, **CONTEXT_DEFAULTS, **options}
+        return watched(browser_type.launch_persistent_context(folder, **options), error_log)
 
     return new_context
 
