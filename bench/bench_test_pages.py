@@ -1,31 +1,40 @@
-"""What a warm page start costs the browser tests, in the two kinds of browser context.
+"""What a warm page start costs the browser tests, in three kinds of browser context.
 
-Run after `python3 build.py`: `.venv/bin/python -m bench.bench_test_pages` (about a minute).
+Run after `python3 build.py`: `.venv/bin/python -m bench.bench_test_pages` (about two minutes).
 Playwright's `browser.new_context()` is off the record: Chromium keeps no code cache for it, so
-every page compiles Pyodide's WebAssembly and scripts again; `launch_persistent_context` (a
-profile folder, as a player's browser has) keeps what V8 compiled for the next page. Each
-context first makes a first visit (and its snapshot); then `--pages` (6) pages open in turn in
-one and the other, each at its own deal, until ready and `--after` (6) seconds more (the
-snapshot's warm-up and the first searches), then close. For each: the wall seconds to ready
-and the CPU seconds of every process under this one meanwhile (Chromium's, Playwright's
-driver), medians. The warm contexts of tests/conftest.py are such profiles (`make_profile`).
+every page compiles Pyodide's WebAssembly and scripts again. `launch_persistent_context` (a
+profile folder, as a player's browser has) keeps what V8 compiled for the next page. The third
+is such a profile whose pages of a site share a renderer process, where an anchor page keeps
+the module (devtools.anchor): each page gets the code that earlier ones optimised. Each context
+first makes a first visit (and its snapshot); then `--pages` (6) pages open in turn in each, at
+their own deal, until ready and `--after` (6) seconds more (the snapshot's warm-up and the
+first searches), then close. For each: the wall seconds to ready and the CPU seconds of every
+process under this one meanwhile (Chromium's, Playwright's driver), medians. The warm contexts
+of tests/conftest.py are the third kind.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import tempfile
 import time
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bench.bench_solve_page import children_ticks, cpu_since
 
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext
+
 
 def main() -> None:
-    """Open the pages in turn in both contexts; print the table."""
+    """Open the pages in turn in the three contexts; print the table."""
     from playwright.sync_api import sync_playwright  # noqa: PLC0415 - a browser bench
 
+    from devtools.anchor import PROCESS_PER_SITE, open_anchor, serve_anchor  # noqa: PLC0415
     from devtools.chromium import CHROMIUM_ARGS, chromium_executable  # noqa: PLC0415
     from devtools.page import boot  # noqa: PLC0415
     from devtools.paths import DIST  # noqa: PLC0415
@@ -37,19 +46,26 @@ def main() -> None:
     args = parser.parse_args()
     executable = chromium_executable()
     load = os.getloadavg()
+    wasm = DIST / json.loads((DIST / "manifest.json").read_text())["wasm"]
     with (
         sync_playwright() as playwright,
         serve(DIST) as base,
         tempfile.TemporaryDirectory() as folder,
+        serve_anchor(Path(folder), wasm) as anchor,
     ):
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+
+        def profile(name: str, *args: str) -> BrowserContext:
+            return playwright.chromium.launch_persistent_context(
+                Path(folder) / name, executable_path=executable, args=[*CHROMIUM_ARGS, *args]
+            )
+
+        anchored = profile("anchored", PROCESS_PER_SITE)
+        open_anchor(anchored, anchor)
         contexts = {
             "off the record (browser.new_context)": browser.new_context(),
-            "a profile on disk (launch_persistent_context)": (
-                playwright.chromium.launch_persistent_context(
-                    folder, executable_path=executable, args=CHROMIUM_ARGS
-                )
-            ),
+            "a profile on disk (launch_persistent_context)": profile("profile"),
+            "a profile, one process for the site, an anchor": anchored,
         }
         for context in contexts.values():  # the first visit, and its snapshot
             page = context.new_page()

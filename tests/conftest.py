@@ -28,6 +28,7 @@ from playwright.sync_api import (
     expect,
 )
 
+from devtools.anchor import PROCESS_PER_SITE, open_anchor, serve_anchor
 from devtools.chromium import CHROMIUM_ARGS, chromium_executable
 from devtools.site_server import Cdn, serve
 from helpers import (
@@ -41,6 +42,7 @@ from helpers import (
     PageFactory,
     boot,
     content_security_policy,
+    manifest,
     origin,
     settle,
 )
@@ -109,9 +111,13 @@ def launchable_chromium(playwright: Playwright) -> str | None:
 def browser_type_launch_args(
     browser_type_launch_args: dict[str, Any], playwright: Playwright
 ) -> dict[str, Any]:
-    """pytest-playwright's launch options, plus the Chromium found and quiet, headless flags."""
+    """pytest-playwright's launch options, plus the Chromium found and quiet, headless flags.
+
+    And one renderer process for all the pages of a site in a browser context, so that they
+    share the runtime's compiled WebAssembly (devtools.anchor; see WarmContexts).
+    """
     options: dict[str, Any] = {"headless": True, **browser_type_launch_args}
-    options["args"] = [*options.get("args", []), *CHROMIUM_ARGS]
+    options["args"] = [*options.get("args", []), *CHROMIUM_ARGS, PROCESS_PER_SITE]
     executable = launchable_chromium(playwright)
     if executable is not None:
         options["executable_path"] = executable
@@ -281,6 +287,10 @@ class WarmContexts:
     A cold context makes every page a first visit (download, compile, micropip, snapshot: about
     3 s); a warm one (a profile on disk: see `make_profile`) keeps its HTTP cache, service
     worker, snapshot and the code V8 compiled, so its later pages resume Python (1.2-1.5 s).
+    Each also keeps an anchor page (devtools.anchor): the pages of a site share a renderer
+    process, and the anchor keeps the runtime's WebAssembly compiled there, so each page's
+    worker gets the code that earlier pages' Python optimised instead of optimising the
+    interpreter again (about 0.4 s of CPU a page less: bench/bench_test_pages.py).
     What a test may leave behind goes before its first page opens: the sites' localStorage, the
     context's routes, permissions and offline mode, and any page still open. (A new page has
     its own sessionStorage.) The pages of one test in one context are tabs that see each
@@ -288,9 +298,14 @@ class WarmContexts:
     be removed).
     """
 
-    def __init__(self, make_context: ContextFactory, origins: list[str]) -> None:
+    def __init__(
+        self, make_context: ContextFactory, origins: list[str], anchor: tuple[str, str]
+    ) -> None:
         self._make_context = make_context
         self._origins = origins
+        self._anchor = anchor
+        """The anchor page's URL and its WebAssembly's (devtools.anchor.serve_anchor)."""
+        self._anchors: set[Page] = set()
         self._contexts: dict[str, BrowserContext] = {}
         self._in_use: set[str] = set()
         """The contexts the current test has used: reset before its first page, not after."""
@@ -325,6 +340,7 @@ class WarmContexts:
         if context is None:
             context = self._make_context(**context_options, viewport=viewport)
             self._contexts[key] = context
+            self._anchors.add(open_anchor(context, self._anchor))
         fresh = lasting or key not in self._in_use
         if not lasting:
             self._in_use.add(key)
@@ -339,9 +355,13 @@ class WarmContexts:
             emulate_locale(page, locale)
         return page
 
+    def _test_pages(self, context: BrowserContext) -> list[Page]:
+        """Return the context's pages but its anchor."""
+        return [page for page in context.pages if page not in self._anchors]
+
     def _reset(self, context: BrowserContext) -> None:
         """Take away what a test may have left in a context, but its storage."""
-        for page in context.pages:
+        for page in self._test_pages(context):
             page.close()
         context.unroute_all(behavior="ignoreErrors")
         context.clear_permissions()
@@ -359,7 +379,7 @@ class WarmContexts:
     def close_pages(self) -> None:
         """Close the pages of the contexts a test used (the contexts stay): it has ended."""
         for key in self._in_use:
-            for page in self._contexts[key].pages:
+            for page in self._test_pages(self._contexts[key]):
                 page.close()
         self._in_use.clear()
 
@@ -368,6 +388,7 @@ class WarmContexts:
         for context in self._contexts.values():
             context.close()
         self._contexts.clear()
+        self._anchors.clear()
 
 
 def emulate_locale(page: Page, locale: str) -> None:
@@ -385,11 +406,18 @@ def emulate_locale(page: Page, locale: str) -> None:
 
 
 @pytest.fixture(scope="session")
+def anchor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """Serve the warm contexts' anchor page and the runtime's WebAssembly (devtools.anchor)."""
+    with serve_anchor(tmp_path_factory.mktemp("anchor"), DIST / manifest()["wasm"]) as urls:
+        yield urls
+
+
+@pytest.fixture(scope="session")
 def warm_contexts(
-    make_profile: ContextFactory, site_url: str, subpath_url: str
+    make_profile: ContextFactory, site_url: str, subpath_url: str, anchor: tuple[str, str]
 ) -> Iterator[WarmContexts]:
     """Keep the session's warm browser contexts (see WarmContexts)."""
-    contexts = WarmContexts(make_profile, [origin(site_url), origin(subpath_url)])
+    contexts = WarmContexts(make_profile, [origin(site_url), origin(subpath_url)], anchor)
     yield contexts
     contexts.close()
 
