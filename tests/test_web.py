@@ -565,35 +565,40 @@ class TestLoading:
             assert_shows(page, 2000)
 
     @pytest.mark.console_errors_expected
-    @pytest.mark.parametrize("failure", ["404", "aborted"])
     @pytest.mark.parametrize("pattern", RUNTIME_FILES)
     def test_runtime_file_missing_then_retry(
-        self, make_context: ContextFactory, site_url: str, pattern: str, failure: str
+        self, make_context: ContextFactory, site_url: str, pattern: str
     ) -> None:
         """A runtime file that fails to load on a first visit: said at once, then Retry.
 
-        The message names the file (and the HTTP status), the worker leaves no uncaught error
-        behind, and Retry boots. A fresh context each time: a later visit resumes Python
-        without the runtime's files.
+        First it is missing (HTTP 404), then, at the first Retry, its connection is cut. Each
+        time the message names the file (and the HTTP status), and the worker leaves no
+        uncaught error behind; the next Retry boots. A fresh context: a later visit resumes
+        Python without the runtime's files.
         """
         file = pattern.removeprefix("**/").split("*")[0]
         with make_context() as context:
             page = context.new_page()
             uncaught: list[str] = []
             page.on("pageerror", lambda error: uncaught.append(str(error)))
-            if failure == "404":
-                page.route(pattern, lambda route: route.fulfill(status=404, body="missing"))
-            else:
-                page.route(pattern, lambda route: route.abort())
+            page.route(pattern, lambda route: route.fulfill(status=404, body="missing"))
             page.goto(f"{site_url}?deal=617")
             html = page.locator("html")
-            expect(html).to_have_attribute("data-state", "error", timeout=FAILS_WITHIN_MS)
             alert = page.get_by_role("alert")
+            retry = page.locator("[data-action=retry]")
+            expect(html).to_have_attribute("data-state", "error", timeout=FAILS_WITHIN_MS)
             expect(alert).to_contain_text("Python could not be loaded")
             expect(alert).to_contain_text(file)
-            if failure == "404":
-                expect(alert).to_contain_text("HTTP 404")
-            retry = page.locator("[data-action=retry]")
+            expect(alert).to_contain_text("HTTP 404")
+            expect(retry).to_be_visible()
+            assert uncaught == []
+            page.unroute(pattern)
+            page.route(pattern, lambda route: route.abort())
+            retry.click()
+            expect(alert).not_to_contain_text("HTTP 404")  # the first failure's message is gone
+            expect(html).to_have_attribute("data-state", "error", timeout=FAILS_WITHIN_MS)
+            expect(alert).to_contain_text("Python could not be loaded")
+            expect(alert).to_contain_text(file)
             expect(retry).to_be_visible()
             assert uncaught == []
             page.unroute(pattern)
