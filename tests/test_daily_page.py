@@ -55,8 +55,8 @@ def cli_daily(*dates: str) -> dict[str, tuple[int, int]]:
 
 
 @pytest.fixture(scope="module")
-def _contexts(make_context: ContextFactory) -> Iterator[list[BrowserContext]]:
-    opened = [make_context(), make_context()]
+def _contexts(make_profile: ContextFactory) -> Iterator[list[BrowserContext]]:
+    opened = [make_profile(), make_profile()]
     yield opened
     for context in opened:
         context.close()
@@ -64,7 +64,7 @@ def _contexts(make_context: ContextFactory) -> Iterator[list[BrowserContext]]:
 
 @pytest.fixture
 def contexts(_contexts: list[BrowserContext], site_url: str) -> Iterator[list[BrowserContext]]:
-    """Two browser contexts of this module's own (their clocks are its tests'), no page open.
+    """Two browser profiles of this module's own (their clocks are its tests'), no page open.
 
     Kept for the module, so that only their first visits are first visits (a clock cannot be
     taken out of a context: the warm contexts of conftest stay without one). Each test fixes

@@ -282,8 +282,8 @@ class TestFirstVisit:
 
 
 @pytest.fixture(scope="module")
-def _returning(make_context: ContextFactory) -> Iterator[BrowserContext]:
-    with make_context() as context:
+def _returning(make_profile: ContextFactory) -> Iterator[BrowserContext]:
+    with make_profile() as context:
         yield context
 
 
@@ -291,8 +291,10 @@ def _returning(make_context: ContextFactory) -> Iterator[BrowserContext]:
 def returning(_returning: BrowserContext) -> Iterator[BrowserContext]:
     """Return the module's context for repeat visits to site_url; its pages close after the test.
 
-    Each test of a repeat visit begins with a visit of its own (`visit_with_snapshot`): the
-    first such test's is a first visit, the later ones' repeat visits, which are quicker.
+    A browser profile on disk (`make_profile`), as a player's: repeat visits find the code V8
+    compiled. Each test of a repeat visit begins with a visit of its own
+    (`visit_with_snapshot`): the first such test's is a first visit, the later ones' repeat
+    visits, which are quicker.
     """
     yield _returning
     for page in _returning.pages:
