@@ -16,7 +16,6 @@ of tests/conftest.py are the third kind.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import tempfile
@@ -46,12 +45,11 @@ def main() -> None:
     args = parser.parse_args()
     executable = chromium_executable()
     load = os.getloadavg()
-    wasm = DIST / json.loads((DIST / "manifest.json").read_text())["wasm"]
     with (
         sync_playwright() as playwright,
         serve(DIST) as base,
         tempfile.TemporaryDirectory() as folder,
-        serve_anchor(Path(folder), wasm) as anchor,
+        serve_anchor(Path(folder)) as anchor,
     ):
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
 

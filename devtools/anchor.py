@@ -11,10 +11,12 @@ app and holds the module, keeps that process and the module alive between the te
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from devtools.paths import DIST
 from devtools.site_server import serve
 
 if TYPE_CHECKING:
@@ -30,12 +32,13 @@ error)."""
 
 
 @contextlib.contextmanager
-def serve_anchor(folder: Path, wasm: Path) -> Iterator[tuple[str, str]]:
-    """Serve the anchor page beside the WebAssembly file `wasm`, from `folder`, on 127.0.0.1.
+def serve_anchor(folder: Path, site: Path = DIST) -> Iterator[tuple[str, str]]:
+    """Serve the anchor page beside the built `site`'s WebAssembly, from `folder`, on 127.0.0.1.
 
     Yields the page's URL and the module's. A server of its own: no site under test, its
     storage or its caches see it.
     """
+    wasm = site / json.loads((site / "manifest.json").read_text())["wasm"]
     (folder / "index.html").write_text(ANCHOR_HTML)
     (folder / "runtime.wasm").symlink_to(wasm.resolve())
     with serve(folder) as url:

@@ -42,7 +42,6 @@ from helpers import (
     PageFactory,
     boot,
     content_security_policy,
-    manifest,
     origin,
     settle,
 )
@@ -408,7 +407,7 @@ def emulate_locale(page: Page, locale: str) -> None:
 @pytest.fixture(scope="session")
 def anchor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     """Serve the warm contexts' anchor page and the runtime's WebAssembly (devtools.anchor)."""
-    with serve_anchor(tmp_path_factory.mktemp("anchor"), DIST / manifest()["wasm"]) as urls:
+    with serve_anchor(tmp_path_factory.mktemp("anchor")) as urls:
         yield urls
 
 
