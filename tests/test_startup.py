@@ -739,7 +739,10 @@ class TestServiceWorker:
     def test_subpath_requests_stay_under_it(
         self, make_context: ContextFactory, subpath_url: str
     ) -> None:
-        """From a subpath, the first and the repeat visit request nothing outside it."""
+        """From a subpath, the first and the repeat visit request nothing outside it.
+
+        And the page keeps its address there: Next opens the next deal under the subpath.
+        """
         with make_context() as context:
             requested = record_requests(context)
             page = context.new_page()
@@ -748,6 +751,10 @@ class TestServiceWorker:
             page.reload()
             expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
             assert_board(page, 617)
+            page.locator("[data-action=next]").click()
+            assert_board(page, 618)
+            expect(page).to_have_title("FreeCell deal #618")
+            assert page.url == f"{subpath_url}?deal=618"
         assert requested
         assert [url for url in requested if not url.startswith(subpath_url)] == []
 

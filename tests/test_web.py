@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import WarmContexts, record_requests
+from conftest import WarmContexts
 from freecell import MAX_DEAL, Game, card_name, deal, parse_position
 from helpers import (
     BOOT_MS,
@@ -606,22 +606,6 @@ class TestLoading:
             expect(html).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
             assert_shows(page, 617)
             assert uncaught == []
-
-
-class TestServing:
-    def test_subpath(self, make_context: ContextFactory, subpath_url: str) -> None:
-        """Served under a subpath, the page loads only from there and keeps its URLs there."""
-        with make_context() as context:
-            requested = record_requests(context)
-            page = context.new_page()
-            boot(page, f"{subpath_url}?deal=617")
-            assert_shows(page, 617)
-            page.locator("[data-action=next]").click()
-            assert_shows(page, 618)
-            assert page.url == f"{subpath_url}?deal=618"
-        outside = [url for url in requested if not url.startswith(subpath_url)]
-        assert requested
-        assert outside == []
 
 
 class TestLayout:
