@@ -379,10 +379,10 @@ class ShortSolver:
     caps the time over all calls. When either runs out during the beam search, the shortest
     solution found so far is the answer. Raises as :class:`Solver` does.
 
-    >>> solver = ShortSolver(Game.from_deal_number(1))
+    >>> solver = ShortSolver(Game.from_deal_number(46))
     >>> while (solution := solver.step(max_seconds=0.05)) is None:
     ...     pass  # a page would answer its other requests here
-    >>> solution.result, solution.player_moves <= 29
+    >>> solution.result, solution.player_moves <= 16
     ('solved', True)
     """
 
@@ -428,7 +428,7 @@ class ShortSolver:
         from stay (with the moves home after them). A page may play them while it searches on.
         All of the answer's moves once the search has ended; none before.
 
-        >>> solver = ShortSolver(Game.from_deal_number(1))
+        >>> solver = ShortSolver(Game.from_deal_number(46))
         >>> while not solver.final:
         ...     _ = solver.step(0.05)
         >>> solver.run().moves[: len(solver.final)] == solver.final
@@ -549,8 +549,8 @@ def solve(
     ``short=True`` searches on for fewer player moves (:class:`ShortSolver`: some seconds,
     where today's search takes milliseconds).
 
-    >>> solve(1).player_moves, solve(1, short=True).player_moves
-    (43, 29)
+    >>> solve(3).player_moves, solve(3, short=True).player_moves
+    (31, 18)
     """
     search = ShortSolver if short else Solver
     return search(start, max_states=max_states, max_seconds=max_seconds, cells=cells).run()

@@ -101,13 +101,13 @@ class Advice:
 
         >>> import json
         >>> from freecell._web_searches import Turns
-        >>> advice, game = Advice(Known()), Game.from_deal_number(1)
+        >>> advice, game = Advice(Known()), Game.from_deal_number(46)
         >>> think = Turns(advice.searches).think
         >>> while (reply := json.loads(advice.solve(game))).get("pending") or "partial" in reply:
         ...     while think(game, 0.01) == "thinking":
         ...         pass
-        >>> reply["result"], reply["player_moves"]  # freecell.solve(1, short=True)'s
-        ('solved', 29)
+        >>> reply["result"], reply["player_moves"]  # freecell.solve(46, short=True)'s
+        ('solved', 16)
         >>> json.loads(advice.hint(game))["moves"] == reply["moves"]
         True
         """
