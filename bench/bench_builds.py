@@ -4,6 +4,7 @@
     .venv/bin/python -m bench.bench_builds --phone before=/path/to/old/dist now=dist
     .venv/bin/python -m bench.bench_builds --cold [--network fast] before=... now=...
     .venv/bin/python -m bench.bench_builds --repeat [--network fast] before=... now=...
+    .venv/bin/python -m bench.bench_builds --at-ready [--after MS] before=... now=...
     .venv/bin/python -m bench.bench_builds --layers [--network fast] [--no-doc] [NAME=DIST...]
 
 With --layers it builds the site with every layer of the start-up (build.py's LAYERS: dist/),
@@ -20,7 +21,11 @@ With --cold, each round opens each build once in a new disk profile
 (bench_network.py's cold visit, served as a CDN, over a shaped link if --network is named) and
 prints the time to the first board and the worker's marks, medians. With --repeat, each round
 visits each build twice in a new disk profile, the HTTP cache expired (bench_network.py's repeat
-visit), and times the second visit: to the board and to ready. A slow or busy machine slows
+visit), and times the second visit: to the board and to ready. With --at-ready, each round
+visits each build twice in a new disk profile and, from the moment the second visit is ready,
+clicks Next AT_READY_CHANGES times as a held key (20 ms rests): what a player who starts at
+once waits for while the worker warms up after the memory snapshot (or `--after` MS later,
+as a player who looks at the board first). A slow or busy machine slows
 every build alike, so the ratios hold where absolute figures do not; the builds take turns in
 an order reversed every other round, and each ratio comes with a 95 % bootstrap interval
 (rounds resampled): one that holds 1.00 is within the noise. To get an older build:
@@ -46,10 +51,11 @@ from typing import Any
 
 from playwright.sync_api import Page, sync_playwright
 
-from bench.bench_network import cold, profiles, repeat
+from bench.bench_network import BOOT_MS, SNAPSHOT_STORED_JS, cold, profiles, repeat, visit
 from bench.bench_web import DEAL_CHANGES_SCRIPT, REST_MS, SETTLE_MS, percentile
 from bench.performance_doc import write_section
 from devtools.chromium import CHROMIUM_ARGS, chromium_executable
+from devtools.page import poll
 from devtools.paths import DIST, ROOT
 from devtools.site_server import NETWORK_NAMES, NETWORKS, Cdn, Link, serve
 
@@ -62,6 +68,12 @@ def main() -> None:
     parser.add_argument("--phone", action="store_true", help="a 360 x 740 touch phone's pages")
     parser.add_argument("--cold", action="store_true", help="cold visits instead (5 rounds)")
     parser.add_argument("--repeat", action="store_true", help="repeat visits instead (5 rounds)")
+    parser.add_argument(
+        "--at-ready", action="store_true", help="Next held from a repeat visit's ready (8 rounds)"
+    )
+    parser.add_argument(
+        "--after", type=int, default=0, metavar="MS", help="with --at-ready: wait MS first"
+    )
     parser.add_argument("--network", choices=sorted(NETWORKS), help="the visits over this link")
     parser.add_argument(
         "--layers",
@@ -82,6 +94,8 @@ def main() -> None:
             sys.exit(f"{name}: {folder} has no index.html; build it first")
     if args.cold or args.repeat:
         print("\n".join(page_visits(builds, args.rounds or 5, args.network, again=args.repeat)))
+    elif args.at_ready:
+        changes_at_ready(builds, args.rounds or 8, args.after)
     else:
         deal_changes(builds, args.rounds or 8, args.phone)
 
@@ -266,6 +280,42 @@ def deal_changes(builds: dict[str, str], rounds: int, phone: bool) -> None:
             f"| {percentile(painted, 0.5):.1f} ms | {percentile(painted, 0.95):.1f} ms "
             f"| {painted_ratio} |"
         )
+
+
+AT_READY_CHANGES = 12
+"""The deal changes timed from the moment a repeat visit is ready (--at-ready)."""
+
+
+def changes_at_ready(builds: dict[str, str], rounds: int, after_ms: int) -> None:
+    """Hold Next from each build's repeat visit's ready (`after_ms` later); print the times."""
+    times: dict[str, list[list[float]]] = {name: [] for name in builds}
+    with ExitStack() as stack, sync_playwright() as playwright:
+        new_profile = profiles(playwright, chromium_executable())
+        sites = {name: stack.enter_context(serve(Path(folder))) for name, folder in builds.items()}
+        for round_ in range(rounds):
+            for name in in_turn(list(sites), round_):
+                url = f"{sites[name]}index.html?deal=617"
+                with new_profile() as context:
+                    first, _ = visit(context, url, [])
+                    poll(first, SNAPSHOT_STORED_JS, timeout_ms=BOOT_MS)
+                    first.wait_for_timeout(2000)  # a person's next visit comes later than that
+                    first.close()
+                    page = context.new_page()
+                    page.goto(url)
+                    page.wait_for_selector("html[data-state=ready]", timeout=BOOT_MS)
+                    if after_ms:
+                        page.wait_for_timeout(after_ms)
+                    measured = page.evaluate(DEAL_CHANGES_SCRIPT, [AT_READY_CHANGES, REST_MS])
+                    times[name].append(measured["board"])
+    print("| build | change 1 | 2 | 3 | 4 | 5 | 6-12 p50 | all p50 | all p95 | worst |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name, rows in times.items():
+        firsts = [statistics.median(change) for change in zip(*rows, strict=True)][:5]
+        later = [value for row in rows for value in row[5:]]
+        every = [value for row in rows for value in row]
+        figures = [*firsts, percentile(later, 0.5), percentile(every, 0.5)]
+        figures += [percentile(every, 0.95), max(every)]
+        print(f"| {name} | " + " | ".join(f"{value:.1f} ms" for value in figures) + " |")
 
 
 if __name__ == "__main__":
