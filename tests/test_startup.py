@@ -789,6 +789,17 @@ SNAPSHOT_SIZE_JS = """async () => {
     return { complete: bytes.length === expected, nonzero: bytes.subarray(0, 64).some(Boolean) };
 }"""
 
+WARMED_UP_JS = """() => new Promise((resolve) => {
+    const until = performance.now() + 10_000;
+    const look = () => {
+        if (performance.getEntriesByName("warmed-up").length) resolve(true);
+        else if (performance.now() > until) resolve(false);
+        else setTimeout(look, 50);
+    };
+    look();
+})"""
+"""In the page's worker: whether the warm-up after a snapshot (runtime.js) ends within 10 s."""
+
 
 def visit_with_snapshot(page: Page, url: str) -> None:
     """Visit, wait for the snapshot in the cache and the service worker in charge."""
@@ -799,7 +810,7 @@ def visit_with_snapshot(page: Page, url: str) -> None:
 
 class TestSnapshot:
     def test_a_repeat_visit_resumes_python(self, returning: BrowserContext, site_url: str) -> None:
-        """The second visit resumes Python from the snapshot: no wheel, same play."""
+        """The second visit resumes Python from the snapshot: no wheel, same play, warmed up."""
         files = manifest()
         page = returning.new_page()
         visit_with_snapshot(page, f"{site_url}?deal=617")
@@ -813,6 +824,8 @@ class TestSnapshot:
         assert_board(page, 2)
         page.wait_for_timeout(500)  # a loading stage reported late would show by now
         expect(page.locator("#status")).to_have_text("")
+        [worker] = page.workers
+        assert worker.evaluate(WARMED_UP_JS), "the warm-up after the snapshot did not end"
         assert f"{site_url}{files['stdlib']}" in requested
         for name in ("stdlib_later", "wheel"):  # the first with the snapshot's files
             assert f"{site_url}{files[name]}" not in requested

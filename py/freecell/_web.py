@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Concatenate, ParamSpec
 
 from freecell import _web_moves
@@ -58,7 +58,15 @@ from freecell._web_searches import SHORT_SECONDS, Turns
 
 _P = ParamSpec("_P")
 
-__all__ = ["ERROR_CODES", "FIND_MOST", "MAX_LINK_MOVES", "SHORT_SECONDS", "Session", "warm_up"]
+__all__ = [
+    "ERROR_CODES",
+    "FIND_MOST",
+    "MAX_LINK_MOVES",
+    "SHORT_SECONDS",
+    "Session",
+    "warm_up",
+    "warm_up_steps",
+]
 
 
 def _with_game(
@@ -420,61 +428,90 @@ def warm_up(number: int, search_seconds: float = 0.001) -> None:
     """Make every request of the page, as the page makes it, on a throwaway session.
 
     The session plays deal ``number``; every request of :data:`freecell._protocol.REQUESTS`
-    goes through :meth:`Session.handle` with JSON arguments, refusals too. The page's worker
-    calls it in idle moments after Python's memory is restored from a snapshot, so that the
-    browser's WebAssembly engine has seen the interpreter at work before the player's first
-    moves; the build runs it, searching until the answer, to learn which modules the page
-    imports. A hint's search gets ``search_seconds`` at most, a short search a second.
+    goes through :meth:`Session.handle` with JSON arguments, refusals too. The build runs it,
+    searching until the answer, to learn which modules the page imports. A hint's search gets
+    ``search_seconds`` at most, a short search a second. The page's worker takes the same
+    steps a few at a time (:func:`warm_up_steps`).
 
     >>> warm_up(1)
     """
+    for _ in warm_up_steps(number, search_seconds):
+        pass
+
+
+def warm_up_steps(number: int, search_seconds: float = 0.001) -> Iterator[str]:
+    """:func:`warm_up` one step at a time: yield each request's name once it is answered.
+
+    The page's worker takes these steps in idle moments after Python's memory is restored from
+    a snapshot, a few milliseconds at a time between the page's own requests, so that the
+    browser's WebAssembly engine has seen the interpreter at work before the player's first
+    moves. A whole :func:`warm_up` takes 40-120 ms in the page; a step, one request, a few.
+
+    >>> steps = warm_up_steps(1)
+    >>> next(steps), next(steps)
+    ('new_game', 'hint')
+    >>> "no such request" in steps
+    True
+    """
     session = Session()
 
-    def ask(request: str, **args: object) -> dict[str, Any]:
-        reply: dict[str, Any] = json.loads(session.handle(request, json.dumps(args)))
-        return reply
+    def ask(request: str, **args: object) -> str:
+        session.handle(request, json.dumps(args))
+        return request
 
-    ask("new_game", text=str(number))
-    ask("hint")
+    def think(seconds: float) -> str:
+        session.think(seconds)
+        return "think"
+
+    yield ask("new_game", text=str(number))
+    yield ask("hint")
     if session.think(search_seconds) == "done":
-        ask("play_move", move=ask("hint")["moves"][0])
-    ask("solve")
-    session.think(min(search_seconds, 1.0))  # the whole short search would take seconds
-    ask("solve")
-    ask("solve_stop")
-    ask("check")
-    ask("grade")
-    ask("undo_to_winnable")
-    ask("min_cells")
+        hint: dict[str, Any] = json.loads(session.handle("hint", "{}"))
+        yield ask("play_move", move=hint["moves"][0])
+    yield ask("solve")
+    yield think(min(search_seconds, 1.0))  # the whole short search would take seconds
+    yield ask("solve")
+    yield ask("solve_stop")
+    yield ask("check")
+    yield ask("grade")
+    yield ask("undo_to_winnable")
+    yield ask("min_cells")
     deals = MIN_CELLS_DEALS
-    ask("min_cells", table=f"# freecell min-cells {deals[0]}..{deals[-1]}\n" + "3" * len(deals))
-    ask("new_game", text=str(number), faces=False)
-    ask("new_game", text=str(number), step=1)
-    ask("new_game", text="not a deal")
-    ask("daily", date="2026-11-30")
-    session.think(search_seconds)
-    ask("daily", date="not a date")
-    ask("random_deal", grade="1", seed="warm up")
-    ask("random_deal", grade="0", seed="warm up")
-    session.think(search_seconds)
-    ask("identify", text="JD 2D 9H JC 5D 7H 7C 5H")
-    session.think(search_seconds)
-    ask("identify", text="JD 2D JD")
-    ask("identify_stop")
+    table = f"# freecell min-cells {deals[0]}..{deals[-1]}\n" + "3" * len(deals)
+    yield ask("min_cells", table=table)
+    yield ask("new_game", text=str(number), faces=False)
+    yield ask("new_game", text=str(number), step=1)
+    yield ask("new_game", text="not a deal")
+    yield ask("daily", date="2026-11-30")
+    yield think(search_seconds)
+    yield ask("daily", date="not a date")
+    yield ask("random_deal", grade="1", seed="warm up")
+    yield ask("random_deal", grade="0", seed="warm up")
+    yield think(search_seconds)
+    yield ask("identify", text="JD 2D 9H JC 5D 7H 7C 5H")
+    yield think(search_seconds)
+    yield ask("identify", text="JD 2D JD")
+    yield ask("identify_stop")
     for source in CASCADES:
-        ask("targets", source=source)
-    ask("play_card", card=CARD_CODES[0])
-    ask("play", source="1", target="a")
-    ask("play", source="1", target="9")
-    ask("play", source="2", target="a", card=CARD_CODES[0], auto="all", longest=True)
-    ask("play_move", move="1a", auto="safe")
-    ask("auto_moves", auto="safe")
-    ask("auto_moves", auto="max")
-    ask("position_text")
-    ask("undo")
-    ask("redo")
-    ask("seek", moves=0)
-    ask("seek", moves=1)
-    ask("restart")
-    ask("seek", moves="not a number")  # a page's bug: refused, with what seek takes
-    ask("no such request")
+        yield ask("targets", source=source)
+    for request, args in (
+        ("play_card", {"card": CARD_CODES[0]}),
+        ("play", {"source": "1", "target": "a"}),
+        ("play", {"source": "1", "target": "9"}),
+        (
+            "play",
+            {"source": "2", "target": "a", "card": CARD_CODES[0], "auto": "all", "longest": True},
+        ),
+        ("play_move", {"move": "1a", "auto": "safe"}),
+        ("auto_moves", {"auto": "safe"}),
+        ("auto_moves", {"auto": "max"}),
+        ("position_text", {}),
+        ("undo", {}),
+        ("redo", {}),
+        ("seek", {"moves": 0}),
+        ("seek", {"moves": 1}),
+        ("restart", {}),
+        ("seek", {"moves": "not a number"}),  # a page's bug: refused, with what seek takes
+        ("no such request", {}),
+    ):
+        yield ask(request, **args)

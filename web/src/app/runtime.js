@@ -16,24 +16,41 @@ import { streamRuntime } from "./stream.js";
 const START_TIMEOUT_MS = 45_000; // after the downloads, Python starts in a few seconds
 
 // After a memory snapshot, the WebAssembly engine runs Python's interpreter on unoptimised code
-// until it has seen it busy for a while. So the worker keeps it busy on throwaway games
-// (freecell._web.warm_up) for about WARM_UP_MS, in slices between the page's requests, and
-// the user's first moves run as fast as later ones.
+// until it has seen it busy for a while. So the worker keeps it busy on throwaway games for
+// about WARM_UP_MS, in slices of about SLICE_MS between the page's requests, and the user's
+// first moves run as fast as later ones. Each step of a game (freecell._web.warm_up_steps) is
+// one request, a few ms: a request made meanwhile waits for a step, not for a whole game
+// (40-120 ms: docs/performance.md).
 const WARM_UP_MS = 400;
 const SLICE_MS = 4;
 
-function warmUp(web, spent = 0, number = 1) {
-  if (spent >= WARM_UP_MS) return;
-  setTimeout(() => {
+function warmUp(web) {
+  let number = 1;
+  let steps = null; // the game under way: a generator of its steps
+  let spent = 0;
+  function slice() {
     const start = performance.now();
-    let next = number;
     try {
-      while (performance.now() - start < SLICE_MS) web.warm_up(next++);
+      while (performance.now() - start < SLICE_MS) {
+        steps ??= web.warm_up_steps(number++);
+        if (steps.next().done) {
+          steps.destroy();
+          steps = null;
+        }
+      }
     } catch {
+      steps?.destroy();
       return; // only a warm-up: the page's own requests report their errors
     }
-    warmUp(web, spent + performance.now() - start, next);
-  }, 0);
+    spent += performance.now() - start;
+    if (spent < WARM_UP_MS) {
+      setTimeout(slice, 0);
+      return;
+    }
+    steps?.destroy();
+    performance.mark("warmed-up");
+  }
+  setTimeout(slice, 0);
 }
 
 /**
