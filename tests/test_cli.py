@@ -514,7 +514,11 @@ class TestSignals:
                 os.killpg(process.pid, signum)
             else:
                 process.send_signal(signum)
-            out, err = process.communicate(timeout=30)
+            try:
+                out, err = process.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)  # the command and its workers
+                pytest.fail(f"{command} still ran 30 s after the signal")
         assert (process.returncode, err) == (status, b"")
         assert out == b"" or out.endswith(b"\n")
         if command == "dealer":

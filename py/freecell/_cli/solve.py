@@ -228,7 +228,11 @@ def _results(tasks: Iterator[_Task], jobs: int) -> Generator[tuple[_Task, Soluti
             try:
                 while len(pending) < jobs * _AHEAD and (queued := next(tasks, None)) is not None:
                     try:
-                        future = executor.submit(_solve, queued)
+                        # A signal's handler that raised inside submit could leave a lock of
+                        # the executor's queues taken: its thread, and the shutdown below,
+                        # would then wait for ever. So a signal there is only noted.
+                        with signals_noted():
+                            future = executor.submit(_solve, queued)
                     except BrokenProcessPool:
                         raise
                     except (OSError, RuntimeError) as error:
