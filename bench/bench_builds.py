@@ -300,6 +300,8 @@ def changes_at_ready(builds: dict[str, str], rounds: int, after_ms: int) -> None
                     poll(first, SNAPSHOT_STORED_JS, timeout_ms=BOOT_MS)
                     first.wait_for_timeout(2000)  # a person's next visit comes later than that
                     first.close()
+                    # Not bench_network.visit (as `repeat` is): it polls every 100 ms, and
+                    # the changes must start the moment the page is ready.
                     page = context.new_page()
                     page.goto(url)
                     page.wait_for_selector("html[data-state=ready]", timeout=BOOT_MS)
