@@ -484,6 +484,21 @@ class TestCopy:
             game.push(move)
         assert game.is_won()
 
+    def test_a_copy_the_browser_never_ends_holds_nothing_up(self, app: Page) -> None:
+        """A clipboard that never answers (a browser may wait on a permission) delays no action.
+
+        Copy link and Copy text leave their writes pending; Next still opens the next deal.
+        """
+        show(app, 617)
+        app.evaluate("() => { navigator.clipboard.writeText = () => new Promise(() => {}); }")
+        try:
+            press(app, "copy-link")
+            press(app, "copy-text")
+            press(app, "next")
+            wait_for_deal(app, 618)
+        finally:
+            app.evaluate("() => { delete navigator.clipboard.writeText; }")
+
 
 class TestBadInput:
     @pytest.mark.parametrize("text", BAD_TEXT.values(), ids=BAD_TEXT.keys())

@@ -22,10 +22,18 @@ async function write(text) {
   }
 }
 
-/** The copy actions on a state: {copyLink, copyText}; `call(op)` asks Python. */
+/**
+ * The copy actions on a state: {copyLink, copyText}, each run from the play queue; `call(op)`
+ * asks Python.
+ */
 export function createClipboard({ state, messages, call }) {
-  async function copy(text, done) {
-    messages.say((await write(text)) ? done : () => t("copy.blocked"));
+  /**
+   * Start writing `text` and say how it went once it has. The queue does not wait for the
+   * write: a browser may keep it pending as long as it likes (a permission asked of the
+   * player, a page not focused), and the player's next actions must not wait behind it.
+   */
+  function copy(text, done) {
+    write(text).then((copied) => messages.say(copied ? done : () => t("copy.blocked")));
   }
 
   return {
