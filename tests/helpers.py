@@ -216,13 +216,23 @@ def screenshot_path(config: pytest.Config, name: str) -> Path:
     return config.rootpath / "test-results" / f"{name}.png"
 
 
+TRANSITIONS_END_JS = """() => {
+    getComputedStyle(document.body).color;  // the new scheme's styles, and their transitions
+    const transitions = document.getAnimations().filter((a) => a instanceof CSSTransition);
+    return Promise.all(transitions.map((transition) => transition.finished.catch(() => null)));
+}"""
+"""Wait until the transitions a change of style starts (the buttons' colours) have ended."""
+
+
 def screenshots(page: Page, config: pytest.Config, name: str, **options: Any) -> None:
     """Take the page's screenshot in each colour scheme: test-results/NAME-light.png, -dark.
 
-    Keyword arguments go to `page.screenshot` (`full_page`, `scale`). The page stays dark.
+    Each waits for the colours' transitions to end. Keyword arguments go to `page.screenshot`
+    (`full_page`, `scale`). The page stays dark.
     """
     for scheme in SCHEMES:
         page.emulate_media(color_scheme=scheme)
+        page.evaluate(TRANSITIONS_END_JS)
         page.screenshot(path=screenshot_path(config, f"{name}-{scheme}"), **options)
 
 
