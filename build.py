@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import venv
 import zipfile
 from collections.abc import Sequence
@@ -529,10 +530,32 @@ def command_test(pytest_args: list[str]) -> None:
     # The tests, the README's examples, and the docstrings of the installed wheel, shared by
     # two processes (pytest-xdist; each has its own browser): 250-280 s against 285-295 s in
     # one (docs/performance-log.md). `-n 0` runs them in one.
+    started, busy = time.monotonic(), busy_cpu_seconds()
     run(
         VENV_PYTHON, "-m", "pytest", "tests", "README.md", "--doctest-glob=README.md",
         "--pyargs", "freecell", "-n", "2", *pytest_args, env=env,
     )  # fmt: skip
+    seconds = time.monotonic() - started
+    if busy is not None and (now := busy_cpu_seconds()) is not None:
+        cores = os.cpu_count() or 1
+        # The CPU-seconds say more than the time on a machine whose speed varies.
+        log(
+            f"pytest took {seconds:.0f} s; the machine was busy {now - busy:.0f} CPU-s "
+            f"of {seconds * cores:.0f} ({cores} cores)"
+        )
+
+
+def busy_cpu_seconds() -> float | None:
+    """Return the CPU time the whole machine has been busy since it started, or None if unknown.
+
+    Linux's /proc/stat: all but idle and waiting for I/O, in seconds.
+    """
+    try:
+        with Path("/proc/stat").open() as stat:
+            ticks = [int(field) for field in stat.readline().split()[1:9]]
+    except (OSError, ValueError):
+        return None
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
 
 
 def command_bench() -> None:

@@ -1,12 +1,17 @@
-"""build.py's layers of the start-up: which a command line asks for, where each site goes."""
+"""build.py: the start-up's layers (which a command line asks for, where each site goes).
+
+Also the machine's busy time, which its test command reports.
+"""
 
 from __future__ import annotations
 
 import re
+import time
+from pathlib import Path
 
 import pytest
 
-from build import LAYERS, NEEDS, chosen_layers, site_folder
+from build import LAYERS, NEEDS, busy_cpu_seconds, chosen_layers, site_folder
 from devtools.paths import DIST, PLAIN_DIST, ROOT
 
 LAYER_CHECK = re.compile(r"""layers\??\.(?:has|includes)\(\s*["'](\w+)["']\s*\)""")
@@ -49,3 +54,21 @@ def test_the_page_asks_only_for_layers_the_build_knows() -> None:
         asked |= set(LAYER_CHECK.findall(module.read_text()))
     assert asked <= set(LAYERS)
     assert {"stream", "snapshot", "openings", "routes", "patterns"} <= asked
+
+
+def test_busy_cpu_seconds_count_work() -> None:
+    """A quarter of a second of work adds about that much to the machine's busy time.
+
+    (It is None where the system has no /proc/stat.)
+    """
+    before = busy_cpu_seconds()
+    if not Path("/proc/stat").exists():
+        assert before is None
+        return
+    assert before is not None
+    started = time.process_time()
+    while time.process_time() - started < 0.25:
+        pass
+    after = busy_cpu_seconds()
+    assert after is not None
+    assert after - before >= 0.2
