@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -12,11 +13,23 @@ BOOT_MS = 60_000
 
 
 def boot(page: Page, url: str) -> None:
-    """Open `url` and wait until the page is ready: Python answers and the first deal is out."""
+    """Open `url` and wait until the page is ready: Python answers and the first deal is out.
+
+    A page whose start fails (its state "error") fails at once, with what the page says.
+    """
     from playwright.sync_api import expect  # noqa: PLC0415 - devtools loads without Playwright
 
     page.goto(url)
-    expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+    html = page.locator("html")
+    expect(html).to_have_attribute("data-state", STARTED, timeout=BOOT_MS)
+    if html.get_attribute("data-state") != "ready":
+        said = page.locator("#message").text_content()
+        msg = f"the page at {url} did not start: {said}"
+        raise AssertionError(msg)
+
+
+STARTED = re.compile("^(ready|error)$")
+"""The page's states once its start is over (`<html data-state>`): ready, or failed."""
 
 
 OPEN_IN_PLACE_JS = """(url) => {
