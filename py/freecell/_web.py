@@ -439,7 +439,7 @@ def warm_up(number: int, search_seconds: float = 0.001) -> None:
         pass
 
 
-def warm_up_steps(number: int, search_seconds: float = 0.001) -> Iterator[str]:
+def warm_up_steps(number: int, search_seconds: float = 0.001) -> Iterator[str]:  # noqa: PLR0915 - a request a line
     """:func:`warm_up` one step at a time: yield each request's name once it is answered.
 
     The page's worker takes these steps in idle moments after Python's memory is restored from
@@ -494,24 +494,18 @@ def warm_up_steps(number: int, search_seconds: float = 0.001) -> Iterator[str]:
     yield ask("identify_stop")
     for source in CASCADES:
         yield ask("targets", source=source)
-    for request, args in (
-        ("play_card", {"card": CARD_CODES[0]}),
-        ("play", {"source": "1", "target": "a"}),
-        ("play", {"source": "1", "target": "9"}),
-        (
-            "play",
-            {"source": "2", "target": "a", "card": CARD_CODES[0], "auto": "all", "longest": True},
-        ),
-        ("play_move", {"move": "1a", "auto": "safe"}),
-        ("auto_moves", {"auto": "safe"}),
-        ("auto_moves", {"auto": "max"}),
-        ("position_text", {}),
-        ("undo", {}),
-        ("redo", {}),
-        ("seek", {"moves": 0}),
-        ("seek", {"moves": 1}),
-        ("restart", {}),
-        ("seek", {"moves": "not a number"}),  # a page's bug: refused, with what seek takes
-        ("no such request", {}),
-    ):
-        yield ask(request, **args)
+    yield ask("play_card", card=CARD_CODES[0])
+    yield ask("play", source="1", target="a")
+    yield ask("play", source="1", target="9")
+    yield ask("play", source="2", target="a", card=CARD_CODES[0], auto="all", longest=True)
+    yield ask("play_move", move="1a", auto="safe")
+    yield ask("auto_moves", auto="safe")
+    yield ask("auto_moves", auto="max")
+    yield ask("position_text")
+    yield ask("undo")
+    yield ask("redo")
+    yield ask("seek", moves=0)
+    yield ask("seek", moves=1)
+    yield ask("restart")
+    yield ask("seek", moves="not a number")  # a page's bug: refused, with what seek takes
+    yield ask("no such request")
