@@ -8,6 +8,8 @@
         [--network fast|slow]                as a CDN over a shaped link (10 or 1.6 Mbit/s)
         [--plain | --without LAYER,...]      that site instead
     python3 build.py test [PYTEST ARGS...]   build, lint, type-check and run every test
+        [--quick]                            only the quick tier: ruff, the library's and the
+                                             command line's tests but the slow ones (no site)
     python3 build.py bench                   measure the dealer, the page (on loopback and over
                                              shaped networks, and Lighthouse's mobile audit), the
                                              solver and `freecell analyze` against `freecell solve`
@@ -71,8 +73,8 @@ BUILD_LINE = re.compile(r'^const BUILD = "[^"]*";$', re.MULTILINE)
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs"]
 WASM = "pyodide.asm.wasm"
 BUNDLES = {
-    "app/main.js": ["./boot.js", "../i18n/*"],
-    "app/worker.js": ["../pyodide/*", "./snapshot.js"],
+    "app/page/main.js": ["./boot.js", "../../i18n/*"],
+    "app/worker/worker.js": ["../../pyodide/*", "./snapshot.js"],
 }
 """The page's two module graphs, each bundled by esbuild into its entry's file, and the modules
 each leaves as files of their own: boot.js, which index.html also loads on its own (one module,
@@ -84,22 +86,24 @@ LAYERS = {
     "(shrink_runtime, web/tools/shrink_wasm.mjs)",
     "compile": "the standard library (only what the page imports, in two zips, gzipped), "
     "micropip and our wheel compiled to bytecode at build time (compile_python, "
-    "web/tools/compile_python.mjs; app/stdlib.js)",
+    "web/tools/compile_python.mjs; app/worker/stdlib.js)",
     "patterns": "the regular expressions the boot compiles, compiled at build time "
     "(compile_python.py's patterns; needs compile)",
     "generated": "the code dataclasses and namedtuple generate in the boot, compiled at build "
     "time (compile_python.py's generated_code; needs compile)",
     "stream": "the runtime's downloads started early: its JavaScript preloaded by the page, "
-    "its WebAssembly compiled by the worker as it streams, an empty lock file (app/stream.js)",
+    "its WebAssembly compiled by the worker as it streams, an empty lock file "
+    "(app/worker/stream.js)",
     "bundles": "the page's modules in two bundles (bundle_modules, esbuild)",
-    "snapshot": "later visits resume Python from a memory snapshot of the first (app/snapshot.js)",
+    "snapshot": "later visits resume Python from a memory snapshot of the first "
+    "(app/worker/snapshot.js)",
     "openings": "a repeat visit shows the board remembered from the last one while Python "
-    "starts (app/openings.js)",
+    "starts (app/page/openings.js)",
     "routes": "the service worker's static routes: the build's files straight from its cache "
     "(sw.js)",
 }
-"""The start-up's speed-ups, each a layer over the plain boot (app/python.js) with its switch:
-the build leaves out those it is told to (`--without`, `--plain`: all), and manifest.json's
+"""The start-up's speed-ups, each a layer over the plain boot (app/worker/python.js) with its
+switch: the build leaves out those it is told to (`--without`, `--plain`: all), and manifest.json's
 `layers` tells the page's code which are on."""
 NEEDS = {"patterns": "compile", "generated": "compile"}
 """The layers that work only with another."""
@@ -262,7 +266,7 @@ def compile_python(
     By key: ``stdlib`` its standard library (what Python's start imports, and with the layer
     ``generated`` the code dataclasses and namedtuple generate in the boot compiled),
     ``stdlib_later`` the rest of it (what the page's boot imports after the start:
-    web/src/app/stdlib.js) and with ``patterns`` the page's regular expressions compiled,
+    web/src/app/worker/stdlib.js) and with ``patterns`` the page's regular expressions compiled,
     ``micropip`` and ``wheel`` the two wheels. `layers`: which of the two to compile.
 
     web/tools/compile_python.mjs boots the runtime under Node.js, runs the page's boot and
@@ -274,7 +278,7 @@ def compile_python(
     h = hashlib.sha256(runtime["pyodide"].encode())
     tools = [COMPILE_PYTHON, *(COMPILE_PYTHON.with_name(name) for name in PYTHON_TOOLS)]
     page = ("stdlib.js", "snapshot.js", "python.js")  # the page's modules the tool imports
-    page_modules = [WEB / "src" / "app" / name for name in page]
+    page_modules = [WEB / "src" / "app" / "worker" / name for name in page]
     inputs = [*tools, *page_modules, files / "python_stdlib.zip", files / WASM]
     inputs += [micropip, wheel]
     for path in inputs:
@@ -312,7 +316,7 @@ def gzipped(path: Path) -> Path:
     Their members are stored (compile_python.py's build_stdlib), and the whole file gzipped
     takes fewer bytes than deflated members; a host compresses by type and leaves zip files
     alone, so the site serves it compressed itself, as `.gz`, which no host compresses again.
-    The worker inflates it as it arrives (web/src/app/downloads.js).
+    The worker inflates it as it arrives (web/src/app/worker/downloads.js).
     """
     target = path.with_name(path.name + ".gz")
     if not target.exists():
@@ -331,7 +335,7 @@ def write_preloads(site: Path, urls: list[str]) -> None:
     """Put downloads of the runtime into the page as preloads, in place of the placeholder.
 
     The browser starts them with the page, before any script runs; the Python worker takes
-    them from the browser's HTTP cache (app/boot.js reads them too, so that the browser sees
+    them from the browser's HTTP cache (app/page/boot.js reads them too, so that the browser sees
     them used). The one preload is the runtime's JavaScript, which fills the link while the
     worker starts. Not the standard library, more than three times its size (the worker starts
     it with the WebAssembly): Lighthouse's simulated phone waits for every download that ends
@@ -511,11 +515,26 @@ def ensure_chromium() -> None:
         sys.exit(1)
 
 
-def command_test(pytest_args: list[str]) -> None:
-    """Lint, type-check and run the whole test suite against the installed wheel."""
+def command_test(pytest_args: list[str], *, quick: bool = False) -> None:
+    """Lint, type-check and run the whole test suite against the installed wheel.
+
+    `quick`: the tier to try a change on first: ruff, then the tests of tests/library/ and
+    tests/processes/ and the library's doctests, less those marked slow, against the wheel; no
+    site is built and no browser starts (tests/conftest.py says what each folder needs).
+    """
     ensure_venv("test")
+    if quick:
+        install_wheel(build_wheel())
+        log("ruff")
+        run(VENV / "bin" / "ruff", "check", ".")
+        log("pytest: the quick tier")
+        timed_pytest(
+            "tests/library", "tests/processes", "README.md", "--doctest-glob=README.md",
+            "--pyargs", "freecell", "-m", "not slow and not site", "-n", "2", *pytest_args,
+        )  # fmt: skip
+        return
     build_site()
-    build_site(frozenset())  # the plain site, which tests/test_plain.py plays on
+    build_site(frozenset())  # the plain site, which tests/page/test_plain.py plays on
     install_wheel(build_wheel())
     ensure_chromium()
     bin_dir = VENV / "bin"
@@ -525,16 +544,21 @@ def command_test(pytest_args: list[str]) -> None:
     log("mypy --strict")
     run(bin_dir / "mypy")
     log("pytest")
+    # The tests, the README's examples, and the docstrings of the installed wheel, shared by
+    # two processes (pytest-xdist; each has its own browser; docs/performance.md has the
+    # figures). `-n 0` runs them in one.
+    timed_pytest(
+        "tests", "README.md", "--doctest-glob=README.md", "--pyargs", "freecell", "-n", "2",
+        *pytest_args,
+    )  # fmt: skip
+
+
+def timed_pytest(*args: str) -> None:
+    """Run pytest in the virtual environment, then say its time and the CPU-seconds it took."""
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
-    # The tests, the README's examples, and the docstrings of the installed wheel, shared by
-    # two processes (pytest-xdist; each has its own browser): 250-280 s against 285-295 s in
-    # one (docs/performance-log.md). `-n 0` runs them in one.
     started, busy = time.monotonic(), busy_cpu_seconds()
-    run(
-        VENV_PYTHON, "-m", "pytest", "tests", "README.md", "--doctest-glob=README.md",
-        "--pyargs", "freecell", "-n", "2", *pytest_args, env=env,
-    )  # fmt: skip
+    run(VENV_PYTHON, "-m", "pytest", *args, env=env)
     seconds = time.monotonic() - started
     if busy is not None and (now := busy_cpu_seconds()) is not None:
         cores = os.cpu_count() or 1
@@ -603,14 +627,22 @@ def main() -> None:
         help="serve as a CDN (gzip, caching) over one shaped link: "
         + ", ".join(f"{name} {NETWORK_NAMES[name]}" for name in sorted(NETWORKS)),
     )
-    sub.add_parser("test", help="lint, type-check and run all tests (other arguments go to pytest)")
+    test = sub.add_parser(
+        "test", help="lint, type-check and run all tests (other arguments go to pytest)"
+    )
+    test.add_argument(
+        "--quick",
+        action="store_true",
+        help="the quick tier: the library's and the command line's tests but the slow ones, "
+        "against the wheel, with ruff; no site, no browser",
+    )
     sub.add_parser("bench", help="run the benchmarks")
     sub.add_parser("wheel", help="build the wheel into build/wheel/")
     args, extra = parser.parse_known_args()
     if extra and args.command != "test":
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command == "test":
-        command_test(extra)
+        command_test(extra, quick=args.quick)
     elif args.command == "serve":
         command_serve(args.port, args.network, chosen_layers(args.plain, args.without))
     elif args.command == "bench":

@@ -8,7 +8,7 @@ too), so that a change in the machine's load falls on both; the table gives each
 wall time and their ratio (target: analyze within 1.10x of solve), and the fixed cost of
 `freecell analyze` (one deal: start and stop a cluster). The analyze run also checks that its
 results are solve's, and prints the percentiles of the solved deals' states that the difficulty
-grades are cut at (freecell._difficulty).
+grades are cut at (freecell._search.grades).
 """
 
 from __future__ import annotations

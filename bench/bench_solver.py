@@ -148,7 +148,7 @@ def pyodide_times() -> list[float] | None:
     if node is None or not (runtime / "pyodide.mjs").exists() or len(wheels) != 1:
         return None
     result = subprocess.run(
-        [node, ROOT / "tests" / "pyodide_run.mjs", runtime, wheels[0]],
+        [node, ROOT / "tests" / "processes" / "pyodide_run.mjs", runtime, wheels[0]],
         input=PYODIDE_SCRIPT,
         capture_output=True,
         text=True,

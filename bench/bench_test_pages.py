@@ -10,7 +10,7 @@ first makes a first visit (and its snapshot); then `--pages` (6) pages open in t
 their own deal, until ready and `--after` (6) seconds more (the snapshot's warm-up and the
 first searches), then close. For each: the wall seconds to ready and the CPU seconds of every
 process under this one meanwhile (Chromium's, Playwright's driver), medians. The warm contexts
-of tests/conftest.py are the third kind.
+of tests/page/conftest.py are the third kind.
 """
 
 from __future__ import annotations

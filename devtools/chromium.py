@@ -26,7 +26,7 @@ PLAYWRIGHT_DISABLED_FEATURES = [
 ]
 """The features that Playwright (the version pyproject.toml pins) switches off when it launches
 Chromium. Chromium keeps only the last `--disable-features`, so ours must name them again
-(tests/test_build.py checks this list against Playwright's own)."""
+(tests/library/test_build.py checks this list against Playwright's own)."""
 
 DISABLED_FEATURES = [
     *PLAYWRIGHT_DISABLED_FEATURES,

@@ -8,7 +8,7 @@ foundations' empty slots show it) and the same shape drawn at PIP_PX pixels as P
 layers: Chromium draws an SVG image anew wherever it is painted, and a deal change paints about
 280 pips (the PNGs made each change's frame about 4 ms shorter: docs/performance-log.md). Run it
 again after changing a suit's SVG; the browser tests check that each PNG is its SVG, turned or
-not (tests/test_table.py).
+not (tests/page/test_table.py).
 """
 
 from __future__ import annotations

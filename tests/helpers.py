@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shutil
@@ -13,11 +14,22 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from hypothesis import strategies as st
-from playwright.sync_api import BrowserContext, Locator, Page, Route, ViewportSize, expect
+from playwright.sync_api import (
+    BrowserContext,
+    Locator,
+    Page,
+    Request,
+    Route,
+    ViewportSize,
+    expect,
+)
 
 from devtools import page as shared
+from devtools.anchor import open_anchor
+from devtools.site_server import Cdn, serve
 from freecell import CARD_CODES, FORMATS, Game, Position, deal, format_deal
 from freecell._cli.replay import move_words
+from freecell._min_cells import MIN_CELLS_FILE, MinCells, parse_min_cells
 
 NO_FC_SOLVE = (
     "fc-solve is not on PATH. Install Debian's package (`sudo apt-get install "
@@ -91,6 +103,27 @@ ContextFactory = Callable[..., BrowserContext]
 """conftest's `make_context`: opens a watched browser context, for a `with` block."""
 PageFactory = Callable[..., Page]
 """conftest's `pages`: opens a page in a warm browser context (see conftest.WarmContexts)."""
+
+LOSING_MOVES = [(617, [], "3a"), (617, ["1a", "1b"], "1c"), (617, ["5a", "5b", "5c"], "5d")]
+"""Moves that lose a winnable game: (deal, the moves before, the move that loses).
+
+Found with the solver; test_the_fixtures_are_true checks each with fc-solve too."""
+
+GOLDEN_1_32000 = "a06b93ff95c6307079f5e67938a5dcd1786b3469cc18cdf85919357bc4174a68"
+"""sha256 of pysol-cards' fcs boards for deals 1..32000 concatenated, computed once."""
+
+LANGUAGES = ["en", "pt", "es", "it", "ru", "zh-Hant"]
+"""The page's languages, as web/src/app/page/i18n.js lists them."""
+MIN_CELLS_TABLE = WEB / MIN_CELLS_FILE
+"""The site's table of the fewest free cells."""
+KNOWN = {1: 3, 164: 0, 617: 4, 11982: "impossible"}
+"""Single deals whose fewest free cells are published."""
+
+
+def shipped() -> dict[int, MinCells]:
+    """Return the values of the site's table of the fewest free cells."""
+    return parse_min_cells(MIN_CELLS_TABLE.read_text(encoding="ascii"))
+
 
 BOARD_JS = """() => Array.from(document.querySelectorAll("#board [data-column]"),
     (column) => Array.from(column.querySelectorAll("[data-card]"), (card) => card.dataset.card))"""
@@ -216,6 +249,16 @@ def screenshot_path(config: pytest.Config, name: str) -> Path:
     return config.rootpath / "test-results" / f"{name}.png"
 
 
+def screenshot(target: Page | Locator, config: pytest.Config, name: str, **options: Any) -> None:
+    """Save a screenshot of a page or an element as test-results/NAME.png, if asked for.
+
+    Only with pytest's `--screenshots` (tests/conftest.py): they are for a person to look at,
+    and nothing compares them, so a run that does not ask spends nothing on them.
+    """
+    if config.getoption("screenshots"):
+        target.screenshot(path=screenshot_path(config, name), **options)
+
+
 TRANSITIONS_END_JS = """() => {
     getComputedStyle(document.body).color;  // the new scheme's styles, and their transitions
     const transitions = document.getAnimations().filter((a) => a instanceof CSSTransition);
@@ -225,15 +268,17 @@ TRANSITIONS_END_JS = """() => {
 
 
 def screenshots(page: Page, config: pytest.Config, name: str, **options: Any) -> None:
-    """Take the page's screenshot in each colour scheme: test-results/NAME-light.png, -dark.
+    """Take the page's screenshot in each colour scheme, if asked for: NAME-light.png, -dark.
 
-    Each waits for the colours' transitions to end. Keyword arguments go to `page.screenshot`
-    (`full_page`, `scale`). The page stays dark.
+    Only with `--screenshots` (see `screenshot`). Each waits for the colours' transitions to
+    end. Keyword arguments go to `page.screenshot` (`full_page`, `scale`). The page stays dark.
     """
+    if not config.getoption("screenshots"):
+        return
     for scheme in SCHEMES:
         page.emulate_media(color_scheme=scheme)
         page.evaluate(TRANSITIONS_END_JS)
-        page.screenshot(path=screenshot_path(config, f"{name}-{scheme}"), **options)
+        screenshot(page, config, f"{name}-{scheme}", **options)
 
 
 def center(locator: Locator) -> tuple[float, float]:
@@ -422,3 +467,157 @@ def worker_marks(page: Page) -> dict[str, float]:
         ".map((mark) => [mark.name, performance.timeOrigin + mark.startTime]))"
     )
     return marks
+
+
+# --- browsers, for the page's tests (tests/page/conftest.py makes the fixtures) -------------
+
+
+def serve_strictly(
+    directory: Path = DIST, prefix: str = "/", cdn: Cdn | None = None
+) -> contextlib.AbstractContextManager[str]:
+    """Serve a site (dist/) with build.serve, its Content-Security-Policy as a header too.
+
+    So the worker and every script run under it, as strictly as any host could serve them.
+    """
+    headers = {"Content-Security-Policy": content_security_policy(directory)}
+    return serve(directory, prefix=prefix, headers=headers, cdn=cdn)
+
+
+CONTEXT_OPTIONS = frozenset({"is_mobile", "has_touch", "device_scale_factor"})
+"""The options only a browser context can take; a warm context is kept for each set of them."""
+
+
+class WarmContexts:
+    """Browser contexts kept for the whole session, one per set of CONTEXT_OPTIONS.
+
+    A cold context makes every page a first visit (download, compile, micropip, snapshot: about
+    3 s); a warm one (a profile on disk: see `make_profile`) keeps its HTTP cache, service
+    worker, snapshot and the code V8 compiled, so its later pages resume Python (1.2-1.5 s).
+    Each also keeps an anchor page (devtools.anchor): the pages of a site share a renderer
+    process, and the anchor keeps the runtime's WebAssembly compiled there, so each page's
+    worker gets the code that earlier pages' Python optimised instead of optimising the
+    interpreter again (about 0.4 s of CPU a page less: bench/bench_test_pages.py).
+    What a test may leave behind goes before its first page opens: the sites' localStorage, the
+    context's routes, permissions and offline mode, and any page still open. (A new page has
+    its own sessionStorage.) The pages of one test in one context are tabs that see each
+    other's storage. A test adds init scripts to its page, never to a warm context (they cannot
+    be removed).
+    """
+
+    def __init__(
+        self, make_context: ContextFactory, origins: list[str], anchor: tuple[str, str]
+    ) -> None:
+        self._make_context = make_context
+        self._origins = origins
+        self._anchor = anchor
+        """The anchor page's URL and its WebAssembly's (devtools.anchor.serve_anchor)."""
+        self._anchors: set[Page] = set()
+        self._contexts: dict[str, BrowserContext] = {}
+        self._in_use: set[str] = set()
+        """The contexts the current test has used: reset before its first page, not after."""
+
+    def new_page(
+        self,
+        *,
+        lasting: bool = False,
+        browser: str = "",
+        locale: str | None = None,
+        **options: Any,
+    ) -> Page:
+        """Open a blank page; `viewport`, `color_scheme`, `reduced_motion`, `locale` are its own.
+
+        A `lasting` page outlives the test (a module's running page): it opens in a context
+        kept for such pages, one caller at a time, which each opening resets and no test's
+        pages touch; the caller closes it. A `browser` name other than "" opens the page in a
+        context of that name (another browser: its own storage, service worker and cache).
+        """
+        context_options = {k: v for k, v in options.items() if k in CONTEXT_OPTIONS}
+        page_options = {k: v for k, v in options.items() if k not in CONTEXT_OPTIONS}
+        viewport = page_options.pop("viewport", PHONE if options.get("is_mobile") else DESKTOP)
+        media = {"color_scheme": "light", "reduced_motion": "no-preference", **page_options}
+        unknown = set(media) - {"color_scheme", "reduced_motion"}
+        if unknown:
+            msg = f"a page in a warm context takes no {sorted(unknown)}"
+            raise TypeError(msg)
+        key = json.dumps(
+            {**context_options, "lasting": lasting, "browser": browser}, sort_keys=True
+        )
+        context = self._contexts.get(key)
+        if context is None:
+            context = self._make_context(**context_options, viewport=viewport)
+            self._contexts[key] = context
+            self._anchors.add(open_anchor(context, self._anchor))
+        fresh = lasting or key not in self._in_use
+        if not lasting:
+            self._in_use.add(key)
+        if fresh:
+            self._reset(context)
+        page = context.new_page()
+        if fresh:
+            self._clear_storage(page)
+        page.set_viewport_size(viewport)
+        page.emulate_media(**media)
+        if locale is not None:
+            emulate_locale(page, locale)
+        return page
+
+    def _test_pages(self, context: BrowserContext) -> list[Page]:
+        """Return the context's pages but its anchor."""
+        return [page for page in context.pages if page not in self._anchors]
+
+    def _reset(self, context: BrowserContext) -> None:
+        """Take away what a test may have left in a context, but its storage."""
+        for page in self._test_pages(context):
+            page.close()
+        context.unroute_all(behavior="ignoreErrors")
+        context.clear_permissions()
+        context.set_offline(False)
+
+    def _clear_storage(self, page: Page) -> None:
+        """Clear the sites' localStorage in the page's context (through the page's CDP)."""
+        cdp = page.context.new_cdp_session(page)
+        for site in self._origins:
+            cdp.send(
+                "Storage.clearDataForOrigin", {"origin": site, "storageTypes": "local_storage"}
+            )
+        cdp.detach()
+
+    def close_pages(self) -> None:
+        """Close the pages of the contexts a test used (the contexts stay): it has ended."""
+        for key in self._in_use:
+            for page in self._test_pages(self._contexts[key]):
+                page.close()
+        self._in_use.clear()
+
+    def close(self) -> None:
+        """Close the contexts."""
+        for context in self._contexts.values():
+            context.close()
+        self._contexts.clear()
+        self._anchors.clear()
+
+
+def emulate_locale(page: Page, locale: str) -> None:
+    """Give a blank page a browser locale, as a context's `locale` option does, for its life.
+
+    The two DevTools calls Playwright makes for that option (`navigator.languages`, the
+    Accept-Language header and Intl's default), in a session that lasts as long as the page
+    (the overrides end with it). So a page in a warm context, which resumes Python, can have
+    any locale: a context made for one would make the page a first visit.
+    """
+    cdp = page.context.new_cdp_session(page)
+    user_agent = page.evaluate("() => navigator.userAgent")
+    cdp.send("Emulation.setLocaleOverride", {"locale": locale})
+    cdp.send("Emulation.setUserAgentOverride", {"userAgent": user_agent, "acceptLanguage": locale})
+
+
+def record_requests(context: BrowserContext) -> list[str]:
+    """Return a list that fills with the URL of every http(s) request the context makes."""
+    requested: list[str] = []
+
+    def record(request: Request) -> None:
+        if request.url.startswith("http"):
+            requested.append(request.url)
+
+    context.on("request", record)
+    return requested

@@ -28,20 +28,6 @@ from freecell._cards import (
     make_card,
     parse_card,
 )
-from freecell._daily import (
-    DAILY_GRADES,
-    DateError,
-    DealFinder,
-    GradedDealSearch,
-    GradeError,
-    daily_deal,
-    daily_grade,
-    deal_candidates,
-    find_deal,
-    graded_deal,
-    parse_date,
-    parse_grade,
-)
 from freecell._deal import (
     CLASSIC_DEALS,
     FORMATS,
@@ -61,7 +47,6 @@ from freecell._deal import (
     format_deal,
     parse_deal_number,
 )
-from freecell._difficulty import DIFFICULTY_GRADES, DIFFICULTY_THRESHOLDS, difficulty
 from freecell._errors import ERROR_CODES, CodedError
 from freecell._fcs import parse_position
 from freecell._history import Game, HistoryError, Snapshot
@@ -84,17 +69,32 @@ from freecell._rules import (
     PositionError,
     parse_auto_play,
 )
-from freecell._search import canonical_key
-from freecell._short import ShortSolver, solve
-from freecell._solver import (
+from freecell._search import (
+    DAILY_GRADES,
     DEFAULT_MAX_STATES,
+    DIFFICULTY_GRADES,
+    DIFFICULTY_THRESHOLDS,
+    DateError,
+    DealFinder,
+    GradedDealSearch,
+    GradeError,
+    ShortSolver,
     Solution,
     Solver,
     SolverError,
     SolveResult,
+    canonical_key,
+    daily_deal,
+    daily_grade,
+    deal_candidates,
+    difficulty,
+    find_deal,
+    graded_deal,
+    parse_date,
+    parse_grade,
+    solve,
 )
-
-__version__ = "0.1.0"
+from freecell._version import __version__
 
 __all__ = [
     "AUTO_PLAY",

@@ -53,7 +53,7 @@ MESSAGES: Final[Mapping[str, str]] = {
     "layout-no-deal": (
         "no deal begins with these {count:card}: deals -2, -1 and {min} to {max} were searched"
     ),
-    # a daily deal's date and a grade (freecell._daily)
+    # a daily deal's date and a grade (freecell._search.daily)
     "date-invalid": "invalid date {text!r}: write a date YYYY-MM-DD, such as 2026-11-30",
     "grade-invalid": "invalid grade {text!r}: a grade is a whole number from {min} to {max}",
     # an automatic-move choice (freecell._rules.parse_auto_play)

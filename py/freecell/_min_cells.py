@@ -11,7 +11,7 @@ folders analysed with ``--cells 0`` to ``--cells 4`` and prints the table.
 The table is text: a header line naming its deals (``# freecell min-cells 1..32000``), comment
 lines, then one character a deal, in order, in lines of :data:`_LINE` characters: ``0``-``4``
 the fewest free cells, ``x`` impossible, ``?`` unknown. The site ships it as
-:data:`MIN_CELLS_FILE` for the deals :data:`MIN_CELLS_DEALS` (``tests/test_min_cells.py``
+:data:`MIN_CELLS_FILE` for the deals :data:`MIN_CELLS_DEALS` (``tests/library/test_min_cells.py``
 checks that the two agree) and the page fetches it the first time it opens one of them.
 """
 

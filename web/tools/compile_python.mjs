@@ -6,11 +6,11 @@
 // "generated" the code dataclasses and namedtuple generate in the boot, compiled:
 // compile_python.py's generated_code), OUT_DIR/python_stdlib_later.zip (what the page's boot
 // imports after it, and with the layer "patterns" the regular expressions it compiles after
-// it, compiled: see ../src/app/stdlib.js) and the two wheels, compiled, under their own names.
+// it, compiled: see ../src/app/worker/stdlib.js) and the two wheels, compiled, under their own names.
 //
 // The stock python_stdlib.zip and the wheels hold only sources, which a page would compile on
 // every first visit, and most of which it never imports. This runs the page's own boot inside
-// the same Pyodide under Node.js (../src/app/python.js, the worker's: micropip installs our
+// the same Pyodide under Node.js (../src/app/worker/python.js, the worker's: micropip installs our
 // wheel; then every request of the page's API runs once: freecell._web.warm_up), and
 // compile_python.py compiles what was imported, in a second runtime. Then a third, with only
 // the results, runs the same boot again: a module the page needs but they lack fails the build
@@ -30,9 +30,9 @@ if (!out || layers.some((layer) => !LAYERS.includes(layer))) {
 const withPatterns = layers.includes("patterns");
 const withGenerated = layers.includes("generated");
 const { loadPyodide } = await import(pathToFileURL(join(runtime, "pyodide.mjs")).href);
-const { takeSnapshot } = await import("../src/app/snapshot.js");
-const { addLaterStdlib, PATTERNS } = await import("../src/app/stdlib.js");
-const { bootPython, installWheel } = await import("../src/app/python.js");
+const { takeSnapshot } = await import("../src/app/worker/snapshot.js");
+const { addLaterStdlib, PATTERNS } = await import("../src/app/worker/stdlib.js");
+const { bootPython, installWheel } = await import("../src/app/worker/python.js");
 const indexURL = `${resolve(runtime)}/`;
 
 /**

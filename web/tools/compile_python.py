@@ -9,13 +9,13 @@ so their magic number and bytecode are what the browser's runtime expects:
 
 - the standard library: exactly the modules imported (less ssl, see compile_python.mjs),
   nothing else, in two zips: those Python's start imported, and the others, which the page
-  adds to Python's path after it (web/src/app/stdlib.js);
+  adds to Python's path after it (web/src/app/worker/stdlib.js);
 - micropip's wheel: the modules imported, compiled, in place of its sources (the page uses it
   for one thing, installing our wheel from a file); its other modules are left out;
 - our wheel (already the page's copy, without the command line): every module, compiled;
 - the page's regular expressions: those the boot compiles after Python's start, compiled
   here, in a module of the second zip that puts them into ``re``'s cache (:func:`patterns`;
-  web/src/app/stdlib.js names it and imports it);
+  web/src/app/worker/stdlib.js names it and imports it);
 - the code ``dataclasses`` and ``collections.namedtuple`` generate in the boot (the methods of
   each dataclass, each named tuple's ``__new__``), from Python's start on: the build's first
   runtime notes each source (record_generated.py, its ``sitecustomize``), and the first zip's
@@ -55,7 +55,7 @@ re compiles a pattern in Python code the first time a program asks for it. The p
 asks for these after Python's start (micropip's and our wheel's imports, the install, the
 requests), in WebAssembly the browser has not optimised yet. The build ran the same boot in
 the same runtime and wrote down what re compiled (web/tools/compile_python.py, patterns); the
-page imports this before micropip (web/src/app/stdlib.js), and re.compile then finds each in
+page imports this before micropip (web/src/app/worker/stdlib.js), and re.compile then finds each in
 its cache.
 """
 
@@ -172,7 +172,8 @@ def check_patterns(module: str) -> int:
     """Raise unless re.compile takes each pattern of `module` from its cache, as it compiles it.
 
     `module`: :func:`patterns`'s, imported as the page does, in a runtime that then ran the
-    page's boot (the build's check, and tests/pyodide_snapshot.mjs). Return how many it holds.
+    page's boot (the build's check, and tests/processes/pyodide_snapshot.mjs). Return how many
+    it holds.
     """
     compiler = importlib.import_module("re._compiler")
     table = importlib.import_module(module).PATTERNS
@@ -214,8 +215,8 @@ def check_generated(module: str) -> tuple[int, int]:
     """Raise unless `module`'s code is what Python compiles, and the boot compiled none itself.
 
     `module`: :func:`generated_code`'s, imported by site at Python's start, in a runtime that
-    then ran the page's boot (the build's check, and tests/pyodide_snapshot.mjs). Return how
-    many of its sources the boot took from it, and how many it holds.
+    then ran the page's boot (the build's check, and tests/processes/pyodide_snapshot.mjs). Return
+    how many of its sources the boot took from it, and how many it holds.
     """
     table = importlib.import_module(module)
     if table.MISSED:

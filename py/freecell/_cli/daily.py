@@ -14,7 +14,7 @@ from typing import Final, TextIO
 
 from freecell._cli.options import Answered, Parser, UsageError, answered_or_refused
 from freecell._cli.streams import EXIT_OK
-from freecell._daily import DateError, daily_deal, daily_grade, parse_date
+from freecell._search import DateError, daily_deal, daily_grade, parse_date
 
 _PROG: Final = "freecell daily"
 _WEEKDAYS: Final = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")

@@ -11,7 +11,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Final, TextIO
 
-import freecell
 from freecell._cli.options import Answered, Parser, UsageError, answered_or_refused
 from freecell._cli.streams import EXIT_OK, quoted
 from freecell._deal import (
@@ -22,6 +21,7 @@ from freecell._deal import (
     format_boards,
     parse_deal_spec,
 )
+from freecell._version import __version__
 
 _PROG: Final = "freecell"
 _BATCH: Final = 512  # boards joined into one write
@@ -60,7 +60,7 @@ def _format(text: str) -> Format:
 
 
 def _parser() -> Parser:
-    parser = Parser(_PROG, description=_DESCRIPTION, epilog=_EPILOG, version=freecell.__version__)
+    parser = Parser(_PROG, description=_DESCRIPTION, epilog=_EPILOG, version=__version__)
     parser.add_argument(
         "-f", "--format", type=_format, default="fcs", metavar="FORMAT", help=_FORMAT_HELP
     )

@@ -110,7 +110,7 @@ def states_count(text: str) -> int:
     ...
     argparse.ArgumentTypeError: write a number of states from 1 to 10,000,000, not '10000001'
     """
-    from freecell._solver import MAX_STATES_CEILING  # noqa: PLC0415 - only solving commands need it
+    from freecell._search import MAX_STATES_CEILING  # noqa: PLC0415 - only solving commands need it
 
     wanted = f"a number of states from 1 to {MAX_STATES_CEILING:,}"
     return bounded_int(text, 1, MAX_STATES_CEILING, wanted)
@@ -304,7 +304,7 @@ def add_cells_argument(parser: argparse.ArgumentParser, *, retry: bool = False) 
 
 def add_budget_arguments(parser: argparse.ArgumentParser, timeout_help: str) -> None:
     """Add a search's budget per deal: ``--max-states``, and ``--timeout`` with ``timeout_help``."""
-    from freecell._solver import (  # noqa: PLC0415 - only solving commands need it
+    from freecell._search import (  # noqa: PLC0415 - only solving commands need it
         DEFAULT_MAX_STATES,
         MAX_STATES_CEILING,
     )

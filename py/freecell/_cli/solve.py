@@ -8,7 +8,7 @@ the page's "Copy text" copies; at most :data:`~freecell._fcs.MAX_POSITION_TEXT` 
 is labelled ``-``. ``--format json`` prints a JSON object a line instead. ``--cells K`` plays
 with K free cells, 0 to 4. ``--jobs N`` runs up to N processes, never more than the cores
 (:func:`~freecell._cli.options.usable_cores`) nor the deals; ``--max-states`` is at most
-:data:`~freecell._solver.MAX_STATES_CEILING`. Exit status: 0 when every deal got an answer, 3
+:data:`~freecell._search.solver.MAX_STATES_CEILING`. Exit status: 0 when every deal got an answer, 3
 when one is unknown, 2 for a bad command line (one line on stderr, nothing on stdout; every
 argument is checked first), 1 when a worker process cannot start or dies.
 
@@ -49,12 +49,10 @@ from freecell._cli.streams import (
     signals_noted,
 )
 from freecell._deal import VALID_DEALS_TEXT, DealNumberError, deal, parse_deal_spec
-from freecell._difficulty import difficulty
 from freecell._fcs import MAX_POSITION_TEXT, parse_position
 from freecell._notation import FREECELLS
 from freecell._rules import PositionError
-from freecell._short import ShortSolver
-from freecell._solver import Solution, Solver
+from freecell._search import ShortSolver, Solution, Solver, difficulty
 
 if TYPE_CHECKING:
     from concurrent.futures import Future

@@ -2,7 +2,7 @@
 // Placeholders are {name}; an object value holds plural forms (Intl.PluralRules categories,
 // chosen by the `count` parameter). "error.*" says each of Python's error codes (see
 // freecell._errors) as the page shows it; the library's own English messages are for the
-// command line. Keep this a plain JSON object: tests/test_i18n.py reads it as JSON.
+// command line. Keep this a plain JSON object: tests/library/test_i18n.py reads it as JSON.
 export default {
   "page.title": "FreeCell deal",
   "page.title-deal": "FreeCell deal #{number}",

@@ -1,0 +1,556 @@
+"""Short solutions: a beam search over player moves, cards sent home as soon as they can go.
+
+A *player move* is a move whose target is not a foundation; a run moved as one (a supermove)
+counts one. Moves home cost nothing: after each player move every card that can go home goes
+(not only the safe ones), and a position is won once every cascade is one run, since the
+foundations then take every card with no player move.
+
+The search goes one level per player move (macroxue/freecell's beam search). Each level keeps
+the ``width`` positions of least rank: the cards above the bottom run of their cascade plus the
+occupied free cells. A set of the positions kept so far (the solver's canonical keys) stops
+repeats. A beam that dies out is run again twice as wide. A solution found is shortened by
+running a beam again from positions along it, bounded by the length of the rest.
+
+:class:`ShortSolver` runs today's :class:`~freecell.Solver` first and then beside the beam:
+its proof of impossibility is the answer, its solution the bound to beat and the answer when
+the beam finds nothing shorter. Its cost and lengths, against macroxue's stored solutions, are
+in docs/performance.md (``bench.bench_short``); the design in docs/solver.md.
+
+The module is one unit, a little over 500 lines: the beam's moves (:func:`_children`, written
+inline for speed as the solver's scan is), the beam, and the one class that runs it beside
+today's search share the solver's private key format and nothing else.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator
+from dataclasses import replace
+from typing import Final
+
+from freecell._history import Game  # noqa: F401 - the doctests play
+from freecell._notation import CASCADES, FOUNDATION, FREECELLS, Move
+from freecell._rules import Position
+from freecell._search.scan import (
+    _CELL,
+    _EMPTY,
+    _END_BYTES,
+    _ONE,
+    _PARENTS,
+    _SEP_BYTES,
+    _SORTED,
+    _Cache,
+    _pack,
+    _run_length,
+    _unpack,
+    canonical_key,
+)
+from freecell._search.solver import (
+    DEFAULT_MAX_STATES,
+    Solution,
+    Solver,
+    Start,
+    _placed,
+    player_moves,
+)
+
+
+def _buried(cascade: bytes) -> int:
+    """Return how many cards of a cascade sit above its bottom run (out of sequence)."""
+    return len(cascade) - _run_length(cascade)
+
+
+def _settle_all(found: bytes, cells: bytes, cascades: list[bytes]) -> tuple[bytes, bytes]:
+    """Send home every card that can go, until none can; ``cascades`` changes in place."""
+    f = bytearray(found)
+    moved = True
+    while moved:
+        moved = False
+        for i in range(len(cascades)):
+            while cascades[i] and f[cascades[i][-1] & 3] == cascades[i][-1] >> 2:
+                f[cascades[i][-1] & 3] += 1
+                cascades[i] = cascades[i][:-1]
+                moved = True
+        for c in cells:
+            if f[c & 3] == c >> 2:
+                f[c & 3] += 1
+                cells = cells.replace(_ONE[c], b"")
+                moved = True
+    return bytes(f), cells
+
+
+_Child = tuple[bytes, int, int, int]
+"""A child: its key, the move (card | target << 6), its buried cards and its rank."""
+
+
+def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept inline for speed
+    key: bytes, buried: _Cache[int], runs: _Cache[int], capacity: int
+) -> list[_Child]:
+    """Return the positions one player move away, every card that can go home sent home."""
+    end = key.index(0xFF, 4)
+    found = key[:4]
+    cells = key[4:end]
+    cascades = key[end + 1 :].split(_SEP_BYTES)
+    prefix = key[: end + 1]
+    free = capacity - len(cells)
+    empty = 0
+    while empty < 8 and not cascades[empty]:
+        empty += 1
+    bottoms = {cascades[i][-1]: i for i in range(empty, 8)}
+    column = [buried[c] for c in cascades]
+    total = sum(column)
+    n_cells = len(cells)
+    out: list[_Child] = []
+    add = out.append
+    join = _SEP_BYTES.join
+    parents = _PARENTS
+
+    def settled(cl: bytes, nc: list[bytes], move: int) -> None:
+        f, cl = _settle_all(found, cl, nc)
+        nc.sort()
+        b = sum([buried[c] for c in nc])
+        add((f + cl + _END_BYTES + join(nc), move, b, b + len(cl)))
+
+    # Free cells to cascades (a card in a free cell never fits home: it would be there).
+    for c in cells:
+        rest = found + cells.replace(_ONE[c], b"") + _END_BYTES
+        for p in parents[c]:
+            j = bottoms.get(p)
+            if j is not None:
+                nc = cascades.copy()
+                new = nc[j] = cascades[j] + _ONE[c]
+                nc.sort()
+                b = total - column[j] + buried[new]
+                add((rest + join(nc), c | p << 6, b, b + n_cells - 1))
+        if empty:
+            nc = cascades.copy()
+            nc[0] = _ONE[c]
+            nc.sort()
+            add((rest + join(nc), c | _EMPTY << 6, total, total + n_cells - 1))
+    most = (free + 1) << empty
+    most_to_empty = (free + 1) << (empty - 1) if empty else 0
+    for i in range(empty, 8):
+        cascade = cascades[i]
+        n = len(cascade)
+        run = runs[cascade]
+        base = total - column[i]
+        top = run if run < most else most  # noqa: FURB136 - min() is a call
+        for k in range(1, top + 1):
+            c = cascade[n - k]
+            for p in parents[c]:
+                j = bottoms.get(p)
+                if j is not None:
+                    nc = cascades.copy()
+                    rest = nc[i] = cascade[: n - k]
+                    new = nc[j] = cascades[j] + cascade[n - k :]
+                    if rest and found[rest[-1] & 3] == rest[-1] >> 2:
+                        settled(cells, nc, c | p << 6)
+                        continue
+                    nc.sort()
+                    b = base - column[j] + buried[rest] + buried[new]
+                    add((prefix + join(nc), c | p << 6, b, b + n_cells))
+        if empty and n > 1 and not (run == n and run <= most_to_empty):
+            # Onto an empty cascade: the largest run that may go, never the whole cascade.
+            k = run if run < most_to_empty else most_to_empty  # noqa: FURB136
+            if k >= n:
+                k = n - 1
+            c = cascade[n - k]
+            nc = cascades.copy()
+            rest = nc[i] = cascade[: n - k]
+            nc[0] = cascade[n - k :]
+            if found[rest[-1] & 3] == rest[-1] >> 2:
+                settled(cells, nc, c | _EMPTY << 6)
+            else:
+                nc.sort()
+                b = base + buried[rest]
+                add((prefix + join(nc), c | _EMPTY << 6, b, b + n_cells))
+        if free:
+            c = cascade[-1]
+            nc = cascades.copy()
+            rest = nc[i] = cascade[:-1]
+            cl = _SORTED[cells + _ONE[c]]
+            if rest and found[rest[-1] & 3] == rest[-1] >> 2:
+                settled(cl, nc, c | _CELL << 6)
+                continue
+            nc.sort()
+            b = base + buried[rest]
+            add((found + cl + _END_BYTES + join(nc), c | _CELL << 6, b, b + n_cells + 1))
+    return out
+
+
+class _Budget:
+    """What the beams may hold (positions at once, against ``room``) and the length to beat."""
+
+    __slots__ = ("bound", "cut", "peak", "room", "shortening", "spent")
+
+    def __init__(self, room: int, bound: int) -> None:
+        self.room = room
+        self.bound = bound
+        self.peak = 0
+        self.spent = False
+        # The solution being shortened and the player moves of it no shortening changes.
+        self.shortening: list[int] | None = None
+        self.cut = 0
+
+
+def _beam(  # noqa: C901 - one loop, its exits inline
+    start: bytes, width: int, bound: int, capacity: int, budget: _Budget
+) -> Generator[None, None, list[int] | None]:
+    """Search one beam from ``start`` for a win in fewer than ``bound`` player moves.
+
+    Yields every 64 positions expanded, so that a caller can stop between; returns the moves,
+    or ``None`` when the beam dies out, reaches the bound or outgrows the budget
+    (``budget.spent``). Among positions of equal rank, children of later positions of the
+    level are kept first, as macroxue's buckets keep the last one met.
+    """
+    buried: _Cache[int] = _Cache(_buried)
+    runs: _Cache[int] = _Cache(_run_length)
+    if sum(buried[c] for c in _unpack(start)[2]) == 0:
+        return []
+    seen = {start}
+    level: list[bytes] = [start]
+    links: list[dict[bytes, tuple[bytes, int]]] = []
+    depth = 0
+    while level and depth + 1 < bound:
+        depth += 1
+        found: dict[bytes, tuple[int, int, bytes, int]] = {}
+        goal = None
+        for n, key in enumerate(level):
+            for child, move, b, rank in _children(key, buried, runs, capacity):
+                if child in seen or child in found:
+                    continue
+                found[child] = (rank, -n, key, move)
+                if b == 0:
+                    goal = child
+                    break
+            if goal is not None:
+                break
+            if n & 63 == 63:
+                yield
+        held = len(seen) + len(found)
+        budget.peak = max(budget.peak, held)
+        if held > budget.room:
+            budget.spent = True
+            return None
+        if goal is not None:
+            links.append({goal: found[goal][2:]})
+            return _path(goal, links)
+        ranked = sorted(found.items(), key=lambda item: item[1][:2])[:width]
+        links.append({child: (parent, move) for child, (_, _, parent, move) in ranked})
+        level = [child for child, _ in ranked]
+        seen.update(level)
+        yield
+    return None
+
+
+def _path(goal: bytes, links: list[dict[bytes, tuple[bytes, int]]]) -> list[int]:
+    """Return the moves to ``goal``: ``links[i]`` maps each state of level i+1 to its parent."""
+    moves = []
+    key = goal
+    for link in reversed(links):
+        key, move = link[key]
+        moves.append(move)
+    moves.reverse()
+    return moves
+
+
+def _apply(key: bytes, move: int) -> bytes:
+    """Return the state after a player move given as cards (a move the search made)."""
+    found, cells, cascades = _unpack(key)
+    card, target = move & 63, move >> 6
+    if card in cells:
+        cells = cells.replace(_ONE[card], b"")
+        cards = _ONE[card]
+    else:
+        i = next(i for i, c in enumerate(cascades) if card in c)
+        cascade = cascades[i]
+        cards = cascade[cascade.index(card) :]
+        cascades[i] = cascade[: -len(cards)]
+    if target == _CELL:
+        cells = _SORTED[cells + cards]
+    elif target == _EMPTY:
+        cascades[cascades.index(b"")] = cards
+    else:
+        j = next(i for i, c in enumerate(cascades) if c and c[-1] == target)
+        cascades[j] += cards
+    found, cells = _settle_all(found, cells, cascades)
+    return _pack(found, cells, cascades)
+
+
+def _start_key(position: Position) -> bytes:
+    """Return the beam's state of a position: its canonical key, every card home that can go."""
+    found, cells, cascades = _unpack(canonical_key(position))
+    found, cells = _settle_all(found, cells, cascades)
+    return _pack(found, cells, cascades)
+
+
+def home_all(position: Position, moves: list[Move]) -> Position:
+    """Send home every card that can go, writing the moves out."""
+    while True:
+        for place in (*FREECELLS, *CASCADES):
+            move = Move(place, FOUNDATION)
+            if position.card_at(place) is not None and position.is_legal(move):
+                moves.append(move)
+                position = position.apply(move)
+                break
+        else:
+            return position
+
+
+def _translate(start: Position, card_moves: list[int]) -> tuple[Move, ...]:
+    """Return the moves in standard notation, every move home written out, checked by replay.
+
+    Free cells and empty cascades are taken leftmost first; :meth:`Position.apply` checks
+    each move with the rules.
+    """
+    moves: list[Move] = []
+    position = home_all(start, moves)
+    for card_move in card_moves:
+        move = _placed(position, card_move)
+        moves.append(move)
+        position = home_all(position.apply(move), moves)
+    if not position.is_won():
+        msg = "internal error: a short solution does not win"
+        raise RuntimeError(msg)
+    return tuple(moves)
+
+
+FIRST_WIDTH: Final = 1024
+"""The first beam's width: positions kept a level. Each beam that fails is tried again twice
+as wide: up to ``BOUNDED_WIDTHS`` beams when today's search has a solution to beat, and until
+the budget runs out when it has none."""
+BOUNDED_WIDTHS: Final = 3
+PREFIX_WIDTH: Final = 1024
+"""The width of the beams run again from positions along the best solution."""
+PREFIX_STEP: Final = 5
+"""The player moves between the positions the beam runs again from."""
+NO_BOUND: Final = 1000
+"""The bound on player moves when there is no solution to beat (no solution is that long)."""
+FIRST_STATES: Final = 150_000
+"""Today's search runs alone up to this many positions (it settles all of 1..32000 there but
+the hardest few, and proves deal 11982 impossible in 119,602); then it and the beam take turns
+until one of them has an answer."""
+_FAST_TURN: Final = 0.002
+"""Today's search's turn, in seconds (a turn of the beam is 64 positions expanded: about 5 ms)."""
+
+
+def _search(
+    position: Position, capacity: int, budget: _Budget
+) -> Generator[list[int] | None, None, None]:
+    """Search for a win in fewer than ``budget.bound`` player moves, then shorten it.
+
+    Yields ``None`` now and then, and each shorter solution when found (a list of moves).
+    """
+    start = _start_key(position)
+    best: list[int] | None = None
+    width, tries = FIRST_WIDTH, 0
+    while (
+        best is None and not budget.spent and (budget.bound >= NO_BOUND or tries < BOUNDED_WIDTHS)
+    ):
+        best = yield from _beam(start, width, budget.bound, capacity, budget)
+        width, tries = width * 2, tries + 1
+    if best is None:
+        return
+    yield best
+    cut = PREFIX_STEP
+    while cut < len(best) and not budget.spent:
+        budget.shortening, budget.cut = best, cut
+        key = start
+        for move in best[:cut]:
+            key = _apply(key, move)
+        rest = yield from _beam(key, PREFIX_WIDTH, len(best) - cut, capacity, budget)
+        if rest is not None:
+            best = best[:cut] + rest
+            budget.shortening = best  # its first ``cut`` moves still stay
+            yield best
+        cut += PREFIX_STEP
+
+
+class ShortSolver:
+    """A search for a short solution, in slices like :class:`Solver`: :meth:`step` until done.
+
+    It runs today's :class:`Solver` first: a proof of impossibility is the answer, and a
+    solution is the one to beat. Once that search has an answer or has stored
+    ``FIRST_STATES`` positions, a beam search looks for a solution with fewer player moves
+    (:attr:`Solution.player_moves`) and shortens what it finds; while today's search has no
+    answer, the two take turns. The answer is the beam's solution, else today's answer
+    (solved, impossible or unknown). ``max_states`` caps each: the positions today's search
+    stores, and the most the beam holds at once (``states`` counts both); ``max_seconds``
+    caps the time over all calls. When either runs out during the beam search, the shortest
+    solution found so far is the answer. Raises as :class:`Solver` does.
+
+    >>> solver = ShortSolver(Game.from_deal_number(46))
+    >>> while (solution := solver.step(max_seconds=0.05)) is None:
+    ...     pass  # a page would answer its other requests here
+    >>> solution.result, solution.player_moves <= 16
+    ('solved', True)
+    """
+
+    def __init__(
+        self,
+        start: Start,
+        *,
+        max_states: int = DEFAULT_MAX_STATES,
+        max_seconds: float | None = None,
+        cells: int = len(FREECELLS),
+    ) -> None:
+        self._fast = Solver(start, max_states=max_states, max_seconds=max_seconds, cells=cells)
+        self._max_seconds = max_seconds
+        self._seconds = 0.0
+        self._budget = _Budget(max_states, NO_BOUND)
+        self._beam: Generator[list[int] | None, None, None] | None = None
+        self._beam_done = False
+        self._best: tuple[Move, ...] = ()
+        self._best_cards: list[int] | None = None  # the beam's moves of _best, if it is the beam's
+        self._solution: Solution | None = None
+
+    @property
+    def position(self) -> Position:
+        """The position the search started from."""
+        return self._fast.position
+
+    @property
+    def solution(self) -> Solution | None:
+        """The answer once the search has ended, else ``None``."""
+        return self._solution
+
+    @property
+    def best(self) -> tuple[Move, ...]:
+        """The shortest solution found so far (empty while there is none)."""
+        return self._best
+
+    @property
+    def final(self) -> tuple[Move, ...]:
+        """The first moves of :attr:`best` that the search no longer changes.
+
+        Once the beam has a solution shorter than today's, it shortens the rest from positions
+        along it, ``PREFIX_STEP`` player moves apart: the moves before the position it searches
+        from stay (with the moves home after them). A page may play them while it searches on.
+        All of the answer's moves once the search has ended; none before.
+
+        >>> solver = ShortSolver(Game.from_deal_number(46))
+        >>> while not solver.final:
+        ...     _ = solver.step(0.05)
+        >>> solver.run().moves[: len(solver.final)] == solver.final
+        True
+        """
+        if self._solution is not None:
+            return self._solution.moves
+        budget = self._budget
+        if budget.shortening is None or budget.shortening is not self._best_cards:
+            return ()
+        played = 0
+        for index, move in enumerate(self._best):
+            if move.target != FOUNDATION:
+                if played == budget.cut:
+                    return self._best[:index]
+                played += 1
+        return self._best
+
+    def run(self, max_seconds: float | None = None) -> Solution:
+        """Search until the end, the budget's end or ``max_seconds`` more; return the answer."""
+        if max_seconds is not None:
+            self._max_seconds = self._seconds + max_seconds
+        while (solution := self.step(None)) is None:
+            pass  # step(None) returns only at the end
+        return solution
+
+    def step(self, max_seconds: float | None = 0.005) -> Solution | None:
+        """Work for about ``max_seconds`` (``None``: until the end); return the answer or None.
+
+        The beam search works in pieces of 64 positions expanded (a few ms in CPython).
+        """
+        if self._solution is not None:
+            return self._solution
+        began = time.perf_counter()
+        deadline = None
+        if self._max_seconds is not None:
+            deadline = began + self._max_seconds - self._seconds
+        stop = deadline if max_seconds is None else began + max_seconds
+        try:
+            while self._solution is None:
+                self._work()
+                now = time.perf_counter()
+                if self._solution is None and deadline is not None and now >= deadline:
+                    self._finish()
+                elif self._solution is None and stop is not None and now >= stop:
+                    break
+        finally:
+            self._seconds += time.perf_counter() - began
+        if self._solution is not None:
+            self._solution = replace(self._solution, seconds=self._seconds)
+        return self._solution
+
+    def _work(self) -> None:
+        """Do a piece of work: today's search alone first, then it and the beam in turns."""
+        fast = self._fast
+        if fast.solution is None and not self._best:
+            first = fast.step(0.0 if self._beam is None else _FAST_TURN)
+            if first is not None and first.result == "impossible":
+                self._solution = first
+                return
+            if first is not None and first.result == "solved":
+                self._best = first.moves
+                self._budget.bound = min(self._budget.bound, first.player_moves)
+            if self._beam is None and first is None and fast.states < FIRST_STATES:
+                return
+        if self._beam is None:
+            self._beam = _search(self.position, fast.cells, self._budget)
+        if self._beam_done:
+            if fast.solution is not None or self._best:
+                self._finish()
+            return
+        try:
+            found = next(self._beam)
+        except StopIteration:
+            self._beam_done = True
+            return
+        if found is not None:
+            self._offer(_translate(self.position, found), found)
+
+    def _offer(self, moves: tuple[Move, ...], cards: list[int]) -> None:
+        """Keep the beam's solution if it is the first, or shorter than the best so far.
+
+        A beam that began before today's search had an answer searches without its bound, so
+        what it finds may be longer than that answer.
+        """
+        if not self._best or player_moves(moves) < player_moves(self._best):
+            self._best = moves
+            self._best_cards = cards
+
+    def _finish(self) -> None:
+        """End the search with the best solution so far, else today's search's answer."""
+        fast = self._fast.solution
+        states = self._fast.states + self._budget.peak
+        if self._best:
+            self._solution = Solution("solved", self._best, states, self._seconds)
+        elif fast is not None:
+            self._solution = replace(fast, states=states)
+        else:
+            self._solution = Solution("unknown", (), states, self._seconds)
+
+
+def solve(
+    start: Start,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    max_seconds: float | None = None,
+    cells: int = len(FREECELLS),
+    short: bool = False,
+) -> Solution:
+    """Search for a solution within a budget; see :class:`~freecell.Solver`.
+
+    >>> game = Game.from_deal_number(1)
+    >>> _ = game.push("5a")
+    >>> solution = solve(game)
+    >>> solution.result, solution.states > 0, all(isinstance(m, Move) for m in solution.moves)
+    ('solved', True, True)
+
+    ``short=True`` searches on for fewer player moves (:class:`ShortSolver`: some seconds,
+    where today's search takes milliseconds).
+
+    >>> solve(3).player_moves, solve(3, short=True).player_moves
+    (31, 18)
+    """
+    search = ShortSolver if short else Solver
+    return search(start, max_states=max_states, max_seconds=max_seconds, cells=cells).run()

@@ -1,0 +1,28 @@
+"""The page adapter: what the worker of the web page calls (:mod:`freecell._web.session`).
+
+The worker imports this package and makes one :class:`Session`; the build calls :func:`warm_up`
+and the worker, after a memory snapshot, :func:`warm_up_steps`. The modules below hold one
+concern each (docs/architecture.md); :mod:`freecell._web.pyodide` is Pyodide's plumbing.
+"""
+
+from __future__ import annotations
+
+from freecell._web.session import (
+    ERROR_CODES,
+    FIND_MOST,
+    MAX_LINK_MOVES,
+    SHORT_SECONDS,
+    Session,
+    warm_up,
+    warm_up_steps,
+)
+
+__all__ = [
+    "ERROR_CODES",
+    "FIND_MOST",
+    "MAX_LINK_MOVES",
+    "SHORT_SECONDS",
+    "Session",
+    "warm_up",
+    "warm_up_steps",
+]

@@ -1,0 +1,269 @@
+"""Your games and statistics in a file (web/src/app/page/archive.js, docs/archive.md), in Chromium.
+
+Export a won game, import it into a fresh browser context, import it twice, and refuse
+corrupted and hostile files (10 MB, wrong types, script in strings) with nothing lost and
+nothing from the file read as HTML; "My games" opens a game again.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from helpers import (
+    PageFactory,
+    WarmContexts,
+    blur,
+    boot,
+    link,
+    menu,
+    open_in_place,
+    press,
+    settle,
+    solution,
+)
+
+
+def figures(page: Page) -> dict[str, str]:
+    """Return the statistics dialog's figures, by their data-stat names."""
+    return {
+        name: page.locator(f"[data-stat={name}]").inner_text()
+        for name in ("played", "won", "rate", "best-streak")
+    }
+
+
+def win_deal_1(page: Page, site_url: str) -> list[str]:
+    """Open deal 1 one move from its end, play the last move by keys; return the moves."""
+    moves = solution(1)
+    boot(page, link(site_url, 1, moves[:-1]))
+    blur(page)
+    source, target = moves[-1][0], moves[-1][1]
+    page.keyboard.press(source)
+    page.keyboard.press(target)
+    expect(page.locator("html")).to_have_attribute("data-won", "true")
+    return moves
+
+
+def export(page: Page, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    """Export from the statistics dialog; return the file and what it holds."""
+    if not page.locator("dialog#stats").is_visible():
+        press(page, "stats")
+    with page.expect_download() as download:
+        page.locator("[data-action=export]").click()
+    path = tmp_path / download.value.suggested_filename
+    download.value.save_as(path)
+    return path, json.loads(path.read_text(encoding="utf-8"))
+
+
+def import_file(page: Page, path: Path, said: str) -> None:
+    """Import a file through [data-action=import]'s file chooser; wait for `said`."""
+    if not page.locator("dialog#stats").is_visible():
+        press(page, "stats")
+    with page.expect_file_chooser() as chooser:
+        page.locator("[data-action=import]").click()
+    chooser.value.set_files(path)
+    expect(page.locator("#archive-message")).to_contain_text(said)
+
+
+class Won(NamedTuple):
+    """The module's browser that won deal 1 (four-colour deck), and its export made then."""
+
+    page: Page
+    path: Path
+    data: dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def won(
+    warm_contexts: WarmContexts, site_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Won]:
+    """Win deal 1 (four-colour deck) in a page of the module's own and export at once.
+
+    Booted once for the module: the export's tests only read the file, and the tests that
+    use the page settle it first and compare with what it held when they began.
+    """
+    page = warm_contexts.new_page(lasting=True)
+    win_deal_1(page, site_url)
+    menu(page)
+    page.locator("select#deck").select_option("four-colour")
+    path, data = export(page, tmp_path_factory.mktemp("exported"))
+    yield Won(page, path, data)
+    page.close()
+
+
+@pytest.fixture
+def exported(won: Won) -> tuple[Path, dict[str, Any]]:
+    """Return the export of a won game of deal 1 (four-colour deck), made once a module."""
+    return won.path, won.data
+
+
+@pytest.fixture
+def player(won: Won) -> Page:
+    """Return the page that won deal 1 and exported, settled for the next test."""
+    settle(won.page)
+    return won.page
+
+
+class TestExport:
+    def test_the_file_holds_the_games_and_statistics(
+        self, exported: tuple[Path, dict[str, Any]]
+    ) -> None:
+        """The file is the documented version 1: statistics, daily, deals, settings, games."""
+        path, data = exported
+        assert path.name.startswith("freecell-deals-")
+        assert path.suffix == ".json"
+        assert (data["format"], data["version"]) == ("freecell-deals", 1)
+        assert data["statistics"] == {"played": 1, "won": 1, "streak": 1, "best": 1}
+        assert data["imported"] == {}
+        assert data["settings"]["freecell.deck"] == "four-colour"
+        [game] = data["games"]
+        moves = solution(1)
+        assert (game["deal"], game["result"], game["moves"]) == (1, "won", ",".join(moves))
+        assert data["deals"] == {"1": {"fewest": len(moves)}}
+
+    def test_deals_won_before_the_games_log_are_in_the_file(
+        self, pages: PageFactory, site_url: str, tmp_path: Path
+    ) -> None:
+        """A deal the statistics hold as won, though no logged game shows it, is in the file."""
+        record = {"version": 1, "played": 1, "won": 1, "streak": 1, "best": 1,
+                  "deals": {"617": {"won": True, "fewest": 84}}}  # fmt: skip
+        page = pages()
+        page.add_init_script(f"localStorage.setItem('freecell.stats', '{json.dumps(record)}')")
+        boot(page, link(site_url, 3, []))
+        _, data = export(page, tmp_path)
+        assert data["deals"] == {"617": {"fewest": 84}}
+
+
+class TestImport:
+    def test_into_a_fresh_browser_and_twice(
+        self, exported: tuple[Path, dict[str, Any]], pages: PageFactory, site_url: str
+    ) -> None:
+        """A fresh browser takes the games, counts and settings; a second import adds nothing."""
+        path, data = exported
+        page = pages(browser="B")  # another browser context: its own storage
+        boot(page, link(site_url, 617))
+        press(page, "stats")
+        expect(page.locator("#my-games")).to_contain_text("No game played yet.")
+        import_file(page, path, "Imported: 1 new game")
+        expect(page.locator("html")).to_have_attribute("data-deck", "four-colour")
+        after = figures(page)
+        assert after == {"played": "1", "won": "1", "rate": "100%", "best-streak": "1"}
+        games = page.locator("#my-games a")
+        expect(games).to_have_count(1)
+        assert games.get_attribute("href") == f"?deal=1&moves={data['games'][0]['moves']}"
+        import_file(page, path, "Nothing new in this file")
+        assert figures(page) == after
+        expect(games).to_have_count(1)
+        games.click()  # the link opens the game again
+        expect(page.locator("html")).to_have_attribute("data-won", "true")
+        expect(page.locator("#board")).to_have_attribute("data-deal", "1")
+
+    def test_a_file_passed_back_counts_nothing_twice(
+        self, exported: tuple[Path, dict[str, Any]], pages: PageFactory, site_url: str,
+        tmp_path: Path,
+    ) -> None:  # fmt: skip
+        """B imports A's file, plays a game, exports; A imports B's: A's own game once."""
+        path, _ = exported
+        other = pages(browser="B")  # browser B, A's file imported
+        boot(other, link(site_url, 617, ["8a"]))
+        import_file(other, path, "Imported: 1 new game")
+        (tmp_path / "b").mkdir()
+        back, data = export(other, tmp_path / "b")
+        assert data["statistics"]["played"] == 1  # B's own game, 617
+        assert len(data["imported"]) == 1  # A's counts, as A's
+        fresh = pages()  # a third browser: the warm default context, its storage emptied
+        boot(fresh, link(site_url, 2))
+        import_file(fresh, back, "Imported: 2 new games")
+        import_file(fresh, path, "Nothing new in this file")
+        assert figures(fresh)["played"] == "2"
+
+
+HOSTILE = "<img src=x onerror=window.__xss=1>"
+
+
+class TestMyGames:
+    def test_a_game_opens_in_place_in_the_language_chosen(
+        self, player: Page, site_url: str
+    ) -> None:
+        """A game of "My games" keeps the chosen language and opens in place, the dialog shut."""
+        page = player
+        moves = ",".join(solution(1))  # the won game, the only one logged
+        open_in_place(page, link(site_url, 617, lang="pt"))  # a link that chooses Portuguese
+        try:
+            page.evaluate("() => { window.notReloaded = true; }")
+            press(page, "stats")
+            game = page.locator("#my-games a")
+            expect(game).to_have_attribute("href", f"?deal=1&moves={moves}&lang=pt")
+            game.click()
+            expect(page.locator("#board")).to_have_attribute("data-moves", moves)
+            expect(page.locator("dialog#stats")).to_be_hidden()
+            assert page.evaluate("() => window.notReloaded") is True
+            assert page.evaluate("() => location.search") == f"?deal=1&moves={moves}&lang=pt"
+            expect(page.locator("html")).to_have_attribute("lang", "pt-BR")
+        finally:
+            open_in_place(page, link(site_url, 1, lang="en"))  # the other tests read English
+
+
+def files(valid: dict[str, Any]) -> dict[str, tuple[bytes, str]]:
+    """Bad files, each with what the refusal names, made from a valid export."""
+
+    def changed(path: list[Any], value: Any) -> bytes:
+        data = json.loads(json.dumps(valid))
+        target = data
+        for step in path[:-1]:
+            target = target[step]
+        target[path[-1]] = value
+        return json.dumps(data).encode()
+
+    return {
+        "not-json": (b'{"format": "freecell-deals", "version": 1,', "not a JSON file"),
+        "ten-megabytes": (b" " * 10_000_000 + json.dumps(valid).encode(), "larger than 2 MB"),
+        "not-ours": (b'{"deals": []}', "not an export of FreeCell Deals"),
+        "version": (changed(["version"], 99), "reads version 1"),
+        "played-text": (changed(["statistics", "played"], "5"), "“statistics.played”"),
+        "won-over-played": (changed(["statistics", "won"], 99), "“statistics.won”"),
+        "games-object": (changed(["games"], {"0": 1}), "“games”"),
+        "script-id": (changed(["games", 0, "id"], HOSTILE), "“games[0].id”"),
+        "script-moves": (changed(["games", 0, "moves"], HOSTILE), "“games[0].moves”"),
+        "script-setting": (changed(["settings", "freecell.deck"], HOSTILE), "“settings."),
+        "script-device": (changed(["device"], HOSTILE), "“device”"),
+        "deal-range": (changed(["games", 0, "deal"], 2**40), "“games[0].deal”"),
+    }
+
+
+KINDS = ["not-json", "ten-megabytes", "not-ours", "version", "played-text", "won-over-played",
+         "games-object", "script-id", "script-moves", "script-setting", "script-device",
+         "deal-range"]  # fmt: skip
+
+
+class TestBadFiles:
+    @pytest.mark.parametrize("kind", KINDS)
+    def test_refused_with_nothing_lost(
+        self,
+        exported: tuple[Path, dict[str, Any]],
+        player: Page,
+        tmp_path: Path,
+        kind: str,
+    ) -> None:
+        """A bad file is refused, saying why; statistics, games and settings stay; no script."""
+        _, valid = exported
+        content, reason = files(valid)[kind]
+        page = player  # the browser that won deal 1 and exported, its file's source
+        press(page, "stats")
+        expect(page.locator("#archive-message")).to_be_empty()
+        deck = page.locator("html").get_attribute("data-deck")
+        before = figures(page), page.evaluate("() => ({...localStorage})")
+        bad = tmp_path / f"{kind}.json"
+        bad.write_bytes(content)
+        import_file(page, bad, "can't be imported")
+        expect(page.locator("#archive-message")).to_contain_text(reason)
+        expect(page.locator("#archive-message")).to_contain_text("Nothing changed.")
+        assert (figures(page), page.evaluate("() => ({...localStorage})")) == before
+        expect(page.locator("img[src='x']")).to_have_count(0)
+        assert page.evaluate("() => typeof window.__xss === 'undefined'")
+        assert page.locator("html").get_attribute("data-deck") == deck
