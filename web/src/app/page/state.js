@@ -1,5 +1,6 @@
 // The page's state: one plain object, no DOM. Modules read it and change it where they own a
-// part (play.js the game, language.js the language); the views draw from it, never from the DOM.
+// part (moves.js the game, deals.js the deal shown, language.js the language: docs/architecture.md
+// lists the owners); the views draw from it, never from the DOM.
 import rules from "./rules.js";
 
 export const MOVE = new RegExp(`^(?:${rules.move})$`);
