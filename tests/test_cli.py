@@ -536,6 +536,57 @@ class TestSignals:
         left = subprocess.run(["pgrep", "-g", str(process.pid)], capture_output=True, check=False)
         assert left.stdout == b""
 
+    @pytest.mark.parametrize(
+        ("command", "signum", "status"),
+        [
+            (["617"], signal.SIGINT, 130),
+            (["617"], signal.SIGTERM, 143),
+            (["solve", "--short", "1..30"], signal.SIGINT, 130),
+            (["solve", "--short", "1..30"], signal.SIGTERM, 143),
+            (["solve", "1..3000", "--jobs", "2"], signal.SIGINT, 130),
+            (["solve", "1..3000", "--jobs", "2"], signal.SIGTERM, 143),
+        ],
+    )
+    def test_a_signal_while_the_package_imports(
+        self, command: list[str], signum: int, status: int
+    ) -> None:
+        """The installed `freecell`, signalled while Python imports the package: 128 + signal.
+
+        Importing the package takes 0.1 to 0.3 s; a signal then gave a KeyboardInterrupt
+        traceback and status -2, or status -15 for SIGTERM. `python -X importtime` writes a
+        line on stderr as each module is in: the signal goes at the package's first module,
+        with the rest of it and the command's modules still to come.
+        """
+        with subprocess.Popen(
+            [sys.executable, "-X", "importtime", str(console_script()), *command],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            preexec_fn=_default_sigint,  # noqa: PLW1509 - no threads run at fork time that matter
+        ) as process:
+            assert process.stderr is not None
+            seen = []
+            for line in process.stderr:
+                seen.append(line)
+                if line.rsplit(b"|", 1)[-1].strip().startswith(b"freecell."):
+                    break
+            if signum == signal.SIGINT:
+                os.killpg(process.pid, signum)  # Ctrl-C: the whole group
+            else:
+                process.send_signal(signum)
+            try:
+                rest = process.communicate(timeout=30)[1]
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                pytest.fail(f"{command} still ran 30 s after the signal")
+        said = [
+            line for line in [*seen, *rest.splitlines(keepends=True)] if b"import time" not in line
+        ]
+        assert (process.returncode, b"".join(said)) == (status, b"")
+        assert any(b"freecell." in line for line in seen)  # it was under way
+        left = subprocess.run(["pgrep", "-g", str(process.pid)], capture_output=True, check=False)
+        assert left.stdout == b""
+
     def test_a_signal_while_a_solution_is_awaited_is_taken_between_waits(self) -> None:
         """Ctrl-C while `--jobs` waits for a worker: noted during the wait, raised after it.
 
