@@ -50,7 +50,9 @@ VENV = ROOT / ".venv"
 VENV_PYTHON = VENV / "bin" / "python"
 WHEEL_DIR = ROOT / "build" / "wheel"
 PAGE_WHEEL_DIR = ROOT / "build" / "page-wheel"
-PAGE_LEAVES_OUT = re.compile(r"freecell/(__main__\.py|_cli/.*)|[^/]+\.dist-info/entry_points\.txt")
+PAGE_LEAVES_OUT = re.compile(
+    r"freecell/(__main__\.py|_cli/.*)|_freecell_command\.py|[^/]+\.dist-info/entry_points\.txt"
+)
 """The wheel's files that the page's copy of it leaves out: the command line, which the page
 never runs (`freecell analyze` among it needs its extra's libraries, Dask and pyarrow, which
 Pyodide has not)."""

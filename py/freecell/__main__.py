@@ -2,6 +2,6 @@
 
 import sys
 
-from freecell._cli import main
+from _freecell_command import main
 
 sys.exit(main())

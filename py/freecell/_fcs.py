@@ -18,6 +18,7 @@ from freecell._cards import Card, CardError, parse_card
 from freecell._deal import deal  # noqa: F401 - the doctests deal
 from freecell._errors import shorten
 from freecell._names import SUIT_CHARS
+from freecell._notation import CASCADES
 from freecell._rules import FOUNDATION_RANKS, Position, PositionError
 
 MAX_POSITION_TEXT: Final = 65_536
@@ -144,7 +145,9 @@ def parse_position(text: str) -> Position:
 
     The ``Foundations:`` and ``Freecells:`` lines are optional, foundations may come in any
     order, cascade lines may start with ``:``, tens may be written ``T`` or ``10`` and suits as
-    symbols, ``#`` starts a comment line, and a byte order mark at the start is ignored. A
+    symbols, ``#`` starts a comment line, and a byte order mark at the start is ignored. An
+    empty line is an empty cascade where fc-solve's reading (a line a cascade) makes the 8 and
+    the written lines do not (see :func:`_cascade_lines`); elsewhere blank lines are skipped. A
     deal as the command's ``rows`` (7 rows) or ``json`` format prints it is read too. Raises
     :class:`PositionError` for anything that is not a complete position, at once for text
     longer than :data:`MAX_POSITION_TEXT`; its message is one line and quotes at most 40
@@ -166,11 +169,12 @@ def parse_position(text: str) -> Position:
     freecells: list[Card | None] = [None] * 4
     if text.lstrip().startswith("{"):
         return Position(tuple(_json_cascades(text)), tuple(freecells), tuple(foundations))
-    cascades: list[tuple[Card, ...]] = []
-    headers = False
+    lines: list[tuple[int, str]] = []  # the cascades' lines stripped, blank ones too
+    headers = started = False
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
-        if not line or line.startswith("#"):
+        started = started or bool(line)
+        if line.startswith("#") or not started:
             continue
         head, colon, rest = line.partition(":")
         if colon and head.strip().lower() == "foundations":
@@ -181,13 +185,45 @@ def parse_position(text: str) -> Position:
             freecells = _parse_freecells(raw.partition(":")[2], number)
             headers = True
             continue
-        if colon and head.strip() == "":
-            line = rest
-        try:
-            cascades.append(tuple(parse_card(word) for word in line.split()))
-        except CardError as error:
-            msg = f"invalid cascade on line {number}: {error}"
-            raise PositionError(msg) from None
+        lines.append((number, f":{rest}" if colon and head.strip() == "" else line))
+    cascades = [_parse_cascade(line, number) for number, line in _cascade_lines(lines, headers)]
     if not headers:
         cascades = _deal_rows(cascades)
     return Position(tuple(cascades), tuple(freecells), tuple(foundations))
+
+
+def _cascade_lines(lines: list[tuple[int, str]], headers: bool) -> list[tuple[int, str]]:
+    """Return the lines that are cascades, ``(number, line)``: blank ones too, as fc-solve reads.
+
+    ``lines`` are the text's lines but headers and comments, from its first line that is not
+    blank. Where 8 lines are written (or 7 rows of a deal), blank lines only space the text out.
+    Else fc-solve's reading counts: a line a cascade, an empty line an empty cascade (its test
+    boards write them so), between two cascades, and after the headers or at the end of a text
+    that has them; if that does not make 8 either, the written lines are the cascades (and the
+    position is refused). A ``:`` alone (as positions print an empty cascade) is written.
+
+    >>> _cascade_lines([(1, "KH QC"), (2, ""), (3, "5D"), (4, "")], False)
+    [(1, 'KH QC'), (3, '5D')]
+    >>> [n for n, _ in _cascade_lines([(n, "" if n == 4 else "AS") for n in range(1, 9)], False)]
+    [1, 2, 3, 4, 5, 6, 7, 8]
+    """
+    count = len(CASCADES)
+    written = [index for index, (_, line) in enumerate(lines) if line]
+    rows = [len(lines[index][1].split()) for index in written] == [8] * 6 + [4]
+    if len(written) in (0, count) or (rows and not headers):
+        return [lines[index] for index in written]
+    inner = lines[written[0] : written[-1] + 1]
+    if len(inner) == count:
+        return inner
+    if headers and len(lines) >= count and written[-1] < count:
+        return lines[:count]
+    return [lines[index] for index in written]
+
+
+def _parse_cascade(line: str, number: int) -> tuple[Card, ...]:
+    """Read a cascade's cards (after a ``:``, if any); ``number`` names it in a message."""
+    try:
+        return tuple(parse_card(word) for word in line.removeprefix(":").split())
+    except CardError as error:
+        msg = f"invalid cascade on line {number}: {error}"
+        raise PositionError(msg) from None

@@ -6,7 +6,7 @@ import tracemalloc
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 
-from freecell import Position, deal, format_deal
+from freecell import Position, deal, format_deal, solve
 from freecell._fcs import MAX_POSITION_TEXT, parse_position
 from freecell._rules import PositionError
 from helpers import positions
@@ -130,3 +130,69 @@ class TestFuzz:
             _, peak = tracemalloc.get_traced_memory()
             tracemalloc.stop()
         assert peak < 4_000_000 + 20 * len(text)
+
+
+def with_an_empty_cascade(number: int, column: int) -> Position:
+    """Return a position of deal ``number``'s solution where cascade ``column`` is empty."""
+    position = Position.from_deal(deal(number))
+    for move in solve(number).moves:
+        position = position.apply(move)
+        if not position.cascades[column]:
+            return position
+    msg = f"deal {number}'s solution never empties cascade {column + 1}"
+    raise AssertionError(msg)
+
+
+def fc_solve_board(position: Position) -> list[str]:
+    """Return a position's lines as fc-solve's test boards write them: no ``:``, a line a cascade.
+
+    An empty cascade is an empty line (fc-solve's `24-mid.board`); the headers are ours.
+    """
+    lines = str(position).splitlines()
+    return lines[:2] + [line.removeprefix(":").strip() for line in lines[2:]]
+
+
+class TestEmptyLines:
+    """fc-solve reads a line a cascade: an empty line among them is an empty cascade."""
+
+    @pytest.mark.parametrize(("number", "column"), [(24, 2), (24, 3), (617, 5)])
+    def test_an_empty_line_between_cascades_is_an_empty_cascade(
+        self, number: int, column: int
+    ) -> None:
+        """The board reads as the position, with or without a final newline or headers."""
+        position = with_an_empty_cascade(number, column)
+        lines = fc_solve_board(position)
+        assert lines[2 + column] == ""
+        assert parse_position("\n".join(lines) + "\n") == position
+        assert parse_position("\n".join(lines)) == position
+        if not any(position.freecells) and not any(position.foundations):
+            assert parse_position("\n".join(lines[2:])) == position
+
+    def test_blank_lines_that_only_space_the_text_out_are_skipped(self) -> None:
+        """Blank lines before, after and between every cascade: the 8 written lines are read."""
+        position = Position.from_deal(deal(617)).apply("8a")
+        lines = str(position).splitlines()
+        spaced = ["", *lines[:2], "", "\n".join(lines[2:]).replace("\n", "\n\n"), "", ""]
+        assert parse_position("\n".join(spaced)) == position
+        rows = format_deal(deal(617), "rows")
+        assert parse_position(f"\n{rows}\n\n") == Position.from_deal(deal(617))
+
+    def test_a_colon_alone_is_an_empty_cascade_anywhere(self) -> None:
+        """As positions print it: `:` is a cascade, even as the last line."""
+        position = with_an_empty_cascade(24, 7)
+        assert str(position).splitlines()[-1].strip() == ":"
+        assert parse_position(str(position)) == position
+
+    @pytest.mark.parametrize("column", [0, 7])
+    def test_an_empty_first_or_last_cascade_in_a_text_with_headers(self, column: int) -> None:
+        """After the headers, or at the end of the text, an empty line is a cascade too."""
+        position = with_an_empty_cascade(24, column)
+        lines = fc_solve_board(position)
+        assert parse_position("\n".join(lines) + "\n") == position
+        assert parse_position("\n".join(["", *lines, ""])) == position
+
+    def test_seven_cascades_and_an_empty_line_are_refused(self) -> None:
+        """A deal with its last cascade left out is still refused, empty line or not."""
+        lines = fc_solve_board(Position.from_deal(deal(617)))
+        assert "are missing" in refusal("\n".join(lines[:-1]) + "\n\n")
+        assert refusal("\n".join(lines[2:-1]) + "\n\n").startswith("a position has 8 cascades")

@@ -2,6 +2,9 @@
 
 import argparse
 import io
+import os
+import signal
+import traceback
 from collections.abc import Callable
 from typing import TextIO
 
@@ -187,3 +190,40 @@ class TestCommands:
             f"{prog}: unrecognized arguments: '--bogus'\n",
         )
         assert capsys.readouterr() == ("", "")
+
+
+class Stop(BaseException):
+    """What the test's SIGTERM handler raises, as the commands' does (streams.Terminated)."""
+
+
+class TestSignals:
+    def test_a_signal_while_the_line_is_read_comes_after(self) -> None:
+        """SIGTERM while argparse reads the line is taken once it is read, not inside argparse.
+
+        parse_intermixed_args restores its actions in a `finally` that fails when a handler
+        raised half-way through (seen: AttributeError 'save_nargs' and a traceback, status 1,
+        for a SIGTERM as `freecell 617` started).
+        """
+        sent: list[str] = []
+
+        def stopped(text: str) -> int:
+            if not sent:
+                sent.append(text)
+                os.kill(os.getpid(), signal.SIGTERM)  # arrives while argparse is at work
+            return int(text)
+
+        def stop(signum: int, frame: object) -> None:
+            raise Stop
+
+        made = Parser("prog")
+        made.add_argument("-j", "--jobs", type=stopped, default=1)
+        made.add_argument("deals", nargs="*", metavar="DEAL")
+        previous = signal.signal(signal.SIGTERM, stop)
+        try:
+            with pytest.raises(Stop) as raised:
+                made.parse(["1", "-j", "2", "3"])
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+        files = {frame.filename for frame in traceback.extract_tb(raised.value.__traceback__)}
+        assert not [name for name in files if name.endswith("argparse.py")]
+        assert made.parse(["1", "-j", "3"]).deals == ["1"]  # the parser is whole

@@ -10,7 +10,17 @@ import tracemalloc
 import pytest
 from hypothesis import example, given, settings
 
-from freecell import MOVE_PATTERN, VALID_DEALS_TEXT, Game, Position, deal, format_deal
+from freecell import (
+    CASCADES,
+    FREECELLS,
+    MOVE_PATTERN,
+    VALID_DEALS_TEXT,
+    Game,
+    Position,
+    deal,
+    format_deal,
+    solve,
+)
 from freecell._cli.replay import move_words, numbered_move_words, replay_main
 from freecell._fcs import parse_position
 from helpers import SOLUTIONS, move_lines
@@ -258,6 +268,97 @@ class TestMoveWords:
         ).stdout
         assert "I could not solve this game." in text
         assert replay("1", stdin=text) == (0, str(Position.from_deal(deal(1))) + "\n", "")
+
+
+def said(position: Position, move: str) -> str:
+    """Say a move in words as `fc-solve -m` does: places counted from 0, a count between stacks."""
+
+    def place(name: str) -> str:
+        if name in CASCADES:
+            return f"stack {CASCADES.index(name)}"
+        return f"freecell {FREECELLS.index(name)}"
+
+    source, target = move[0], move[1]
+    if target == "h":
+        return f"Move a card from {place(source)} to the foundations"
+    if source in CASCADES and target in CASCADES:
+        moved = len(position.cascades[CASCADES.index(source)]) - len(
+            position.apply(move).cascades[CASCADES.index(source)]
+        )
+        return f"Move {moved} cards from {place(source)} to {place(target)}"
+    return f"Move a card from {place(source)} to {place(target)}"
+
+
+def in_words(number: int) -> str:
+    """Return our solution of a deal as `fc-solve -m` prints one: sentences between separators."""
+    position, sentences = Position.from_deal(deal(number)), []
+    for move in solve(number).moves:
+        sentences.append(said(position, str(move)))
+        position = position.apply(move)
+    separator = "\n\n====================\n\n"
+    end = "This game is solveable.\n"
+    return f"-=-=-=-=-=-=-=-=-=-=-=-\n\n{separator.join(sentences)}{separator}{end}"
+
+
+class TestMovesInWords:
+    """fc-solve's `-m` without `-snx` says its moves in words: they are read, or reported."""
+
+    @pytest.mark.parametrize("number", [24, 617])
+    def test_a_solution_in_words_replays_to_a_win(self, number: int) -> None:
+        """Every sentence is its move; a run between cascades moves as many cards as it says."""
+        text = in_words(number)
+        assert "cards from stack" in text
+        assert replay(str(number), stdin=text) == (0, WON + "\n# solved\n", "")
+
+    def test_fc_solve_words_replay_to_a_win(self, fc_solve: str) -> None:
+        """The real `fc-solve -m` output of deals 1 and 24 replays to a win."""
+        for number in (1, 24):
+            text = subprocess.run(
+                [fc_solve, "-m", "-"],
+                input=format_deal(deal(number)),
+                capture_output=True,
+                text=True,
+                check=True,
+                timeout=60,
+                env={**os.environ, "FREECELL_SOLVER_QUIET": "1"},
+            ).stdout
+            assert "Move a card from stack" in text
+            assert replay(str(number), stdin=text)[:2] == (0, WON + "\n# solved\n"), number
+
+    @pytest.mark.parametrize(
+        "sentence",
+        [
+            "Move the sequence on top of Stack 3 to the foundations",
+            "Move a card from stack 8 to the foundations",
+            "Move a card from freecell 4 to stack 1",
+            "Move 2 cards from stack 0 to freecell 1",
+            "Move 2 cards from stack 0 to the foundations",
+            "move a card from stack 0 to the north",
+        ],
+    )
+    def test_a_sentence_of_no_freecell_move_is_malformed(self, sentence: str) -> None:
+        """A sentence that says no move of FreeCell ends the replay, naming it and its line."""
+        status, out, err = replay(
+            "24", stdin=f"Move a card from stack 3 to the foundations\n{sentence}\n"
+        )
+        assert (status, out) == (1, "")
+        assert err.startswith(f"freecell replay: move 2 {sentence[:40]!r}"[:-1])
+        assert "on line 2 is malformed" in err
+
+    def test_a_wrong_count_is_illegal(self) -> None:
+        """A run onto a card said one card long too many is refused at its line, as GSV does."""
+        position, lines = Position.from_deal(deal(24)), ["-=-=-=-=-=-=-=-=-=-=-=-"]
+        for move in map(str, solve(24).moves):
+            lines += ["", said(position, move), "", "===================="]
+            onto = move[1] in CASCADES and position.cascades[CASCADES.index(move[1])]
+            if move[0] in CASCADES and onto:
+                count = int(lines[-3].split()[1])
+                lines[-3] = lines[-3].replace(f"Move {count} cards", f"Move {count + 1} cards")
+                break
+            position = position.apply(move)
+        status, _, err = replay("24", stdin="\n".join(lines))
+        assert status == 1
+        assert f"on line {len(lines) - 2} is illegal: the run that fits" in err
 
 
 CYCLE = "25 52\n"

@@ -532,7 +532,7 @@ class TestSiteWheels:
             name
             for name in original
             if name.startswith("freecell/_cli/")
-            or name == "freecell/__main__.py"
+            or name in {"freecell/__main__.py", "_freecell_command.py"}
             or name.endswith(".dist-info/entry_points.txt")
         }
         analyze = {

@@ -19,6 +19,7 @@ import io
 import json
 import os
 import pty
+import random
 import re
 import resource
 import shutil
@@ -479,7 +480,7 @@ class TestExistingCluster:
         assert table["states"].to_pylist() == [s.states for s in expected]
         assert set(table["difficulty"].to_pylist()) == {None}
         assert {metadata(path)["cells"] for path in folder.glob("*.parquet")} == {3}
-        found = dataset.scan(folder, reports.SUMMARY_COLUMNS, keep=True)
+        found = dataset.scan(folder, reports.SUMMARY_COLUMNS)
         lines = reports.summary(found, folder)
         assert "--cells 3" in lines[0]
         assert not [line for line in lines if line.startswith("difficulty")]  # no grades
@@ -1021,6 +1022,32 @@ def flip(path: Path, column: int) -> None:
     path.write_bytes(bytes(data))
 
 
+def overwrite(path: Path, column: str, fill: bytes) -> None:
+    """Overwrite 64 bytes in the middle of one column's pages with ``fill``, repeated."""
+    index = dataset.SCHEMA.names.index(column)
+    chunk = pq.ParquetFile(path).metadata.row_group(0).column(index)
+    start = chunk.dictionary_page_offset if chunk.has_dictionary_page else chunk.data_page_offset
+    middle = start + chunk.total_compressed_size // 2
+    data = bytearray(path.read_bytes())
+    data[middle - 32 : middle + 32] = (fill * 64)[:64]
+    path.write_bytes(bytes(data))
+
+
+def zeros_in_solutions(path: Path) -> None:
+    """Zeros over 64 bytes of the `solution` column's pages (which --summary does not show)."""
+    overwrite(path, "solution", b"\0")
+
+
+def noise_in_solutions(path: Path) -> None:
+    """Random bytes (always the same) over 64 bytes of the `solution` column's pages."""
+    overwrite(path, "solution", random.Random(53).randbytes(64))
+
+
+def letters_in_states(path: Path) -> None:
+    """``A``s over 64 bytes of the `states` column's pages."""
+    overwrite(path, "states", b"A")
+
+
 def truncate(path: Path) -> None:
     """Cut a file in half, as a full disk or a copy stopped midway would."""
     data = path.read_bytes()
@@ -1041,6 +1068,9 @@ def doubled(path: Path) -> None:
 
 DAMAGES = {
     flip_deal_bytes: "cannot be read",
+    zeros_in_solutions: "cannot be read",
+    noise_in_solutions: "cannot be read",
+    letters_in_states: "cannot be read",
     truncate: "cannot be read",
     other_deals: "holds deals 9..16, not 1..8",
     doubled: "holds 16 rows for its 8 deals",

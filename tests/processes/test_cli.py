@@ -495,9 +495,14 @@ class TestSignals:
     def test_a_signal_ends_the_command_cleanly(
         self, command: str, signum: int, group: bool, status: int
     ) -> None:
-        """The signal, to the process group (Ctrl-C) or the process, ends it with 128 + signal."""
+        """The signal, to the process group (Ctrl-C) or the process, ends it with 128 + signal.
+
+        The installed command, quiet from its start: `python -m freecell` imports the package
+        before any code of ours runs, and under a heavy load (24 on 2 cores) that outlasted the
+        second that replay is given before its signal (a traceback and -2, 1 run in 20).
+        """
         with subprocess.Popen(
-            [*FREECELL, *SIGNALLED[command]],
+            [str(console_script()), *SIGNALLED[command]],
             bufsize=0,  # readline reads no further than its line: communicate reads the rest
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -537,6 +542,57 @@ class TestSignals:
                     game.push(move)
                 assert game.is_won(), line
         time.sleep(1)  # a worker watches its parent every 0.5 s
+        left = subprocess.run(["pgrep", "-g", str(process.pid)], capture_output=True, check=False)
+        assert left.stdout == b""
+
+    @pytest.mark.parametrize(
+        ("command", "signum", "status"),
+        [
+            (["617"], signal.SIGINT, 130),
+            (["617"], signal.SIGTERM, 143),
+            (["solve", "--short", "1..30"], signal.SIGINT, 130),
+            (["solve", "--short", "1..30"], signal.SIGTERM, 143),
+            (["solve", "1..3000", "--jobs", "2"], signal.SIGINT, 130),
+            (["solve", "1..3000", "--jobs", "2"], signal.SIGTERM, 143),
+        ],
+    )
+    def test_a_signal_while_the_package_imports(
+        self, command: list[str], signum: int, status: int
+    ) -> None:
+        """The installed `freecell`, signalled while Python imports the package: 128 + signal.
+
+        Importing the package takes 0.1 to 0.3 s; a signal then gave a KeyboardInterrupt
+        traceback and status -2, or status -15 for SIGTERM. `python -X importtime` writes a
+        line on stderr as each module is in: the signal goes at the package's first module,
+        with the rest of it and the command's modules still to come.
+        """
+        with subprocess.Popen(
+            [sys.executable, "-X", "importtime", str(console_script()), *command],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            preexec_fn=_default_sigint,  # noqa: PLW1509 - no threads run at fork time that matter
+        ) as process:
+            assert process.stderr is not None
+            seen = []
+            for line in process.stderr:
+                seen.append(line)
+                if line.rsplit(b"|", 1)[-1].strip().startswith(b"freecell."):
+                    break
+            if signum == signal.SIGINT:
+                os.killpg(process.pid, signum)  # Ctrl-C: the whole group
+            else:
+                process.send_signal(signum)
+            try:
+                rest = process.communicate(timeout=30)[1]
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                pytest.fail(f"{command} still ran 30 s after the signal")
+        said = [
+            line for line in [*seen, *rest.splitlines(keepends=True)] if b"import time" not in line
+        ]
+        assert (process.returncode, b"".join(said)) == (status, b"")
+        assert any(b"freecell." in line for line in seen)  # it was under way
         left = subprocess.run(["pgrep", "-g", str(process.pid)], capture_output=True, check=False)
         assert left.stdout == b""
 
@@ -852,8 +908,9 @@ class TestFind:
             (["-"], str(freecell.Position.from_deal(deal(617)).apply("82")), "not a deal's start"),
             (["-"], "", "no cards: write a layout's first cards"),
             (["-", "JD"], "", "not both"),
-            (["--limit", "0", "JD"], "", "write a whole number of at least 1, not '0'"),
-            (["--limit", "9" * 23, "AS"], "", "write a whole number of at least 1, not '999"),
+            (["--limit", "0", "JD"], "", "write a whole number from 1 to 8,589,934,593 (the"),
+            (["--limit", "9" * 26, "JD"], "", "from 1 to 8,589,934,593 (the number of deals), not"),
+            (["--limit", "8589934594", "JD", "2D", "9H", "JC", "5D", "7H"], "", "from 1 to 8,58"),
             (["-"], '{"rows":' + "[" * 5000, "invalid layout in JSON"),
             (["-"], "AS\n" * 40_000, "standard input is longer than 65,536 characters"),
         ],

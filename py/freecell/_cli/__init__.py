@@ -6,14 +6,18 @@ status and one line on stderr. A command is a function ``NAME_main(argv, stdin, 
 stderr) -> int`` in a module of its own: the deals (:mod:`freecell._cli.dealer`),
 :mod:`~freecell._cli.replay`, :mod:`~freecell._cli.solve`, :mod:`~freecell._cli.daily`,
 :mod:`~freecell._cli.find` and :mod:`~freecell._cli.analyze`, each reading its line with
-:mod:`freecell._cli.options`. A subcommand's module is imported only when it runs.
+:mod:`freecell._cli.options`. A subcommand's module is imported only when it runs, inside
+:func:`~freecell._cli.streams.run_command` (a signal then ends the command as at any instant).
+The installed ``freecell`` command starts in ``_freecell_command``, outside the package, which
+keeps Ctrl-C and SIGTERM quiet while the package itself is imported.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Sequence
-from typing import BinaryIO, Final, TextIO
+from typing import BinaryIO, Final, TextIO, cast
 
 from freecell._cli.dealer import deals_main
 from freecell._cli.streams import Command, run_command
@@ -21,29 +25,23 @@ from freecell._cli.streams import Command, run_command
 _PROG: Final = "freecell"
 
 
-def _subcommand(name: str) -> Command | None:
-    """Return the function of the subcommand ``name``, importing its module only now."""
-    if name == "analyze":
-        from freecell._cli.analyze import analyze_main  # noqa: PLC0415 - only this command needs it
+_SUBCOMMANDS: Final = frozenset({"analyze", "daily", "find", "replay", "solve"})
+"""The subcommands: each NAME is a module of this package, whose ``NAME_main`` runs it."""
 
-        return analyze_main
-    if name == "daily":
-        from freecell._cli.daily import daily_main  # noqa: PLC0415 - only this command needs it
 
-        return daily_main
-    if name == "find":
-        from freecell._cli.find import find_main  # noqa: PLC0415 - only this command needs it
+def _subcommand(name: str) -> Command:
+    """Return a command that imports the subcommand ``name``'s module when it runs, then runs it.
 
-        return find_main
-    if name == "replay":
-        from freecell._cli.replay import replay_main  # noqa: PLC0415 - only this command needs it
+    The import happens inside :func:`run_command`: Ctrl-C or SIGTERM while it is under way (a
+    module may take a tenth of a second) ends the command as it does at any other instant.
+    """
 
-        return replay_main
-    if name == "solve":
-        from freecell._cli.solve import solve_main  # noqa: PLC0415 - only this command needs it
+    def command(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+        module = importlib.import_module(f"freecell._cli.{name}")
+        run = cast(Command, getattr(module, f"{name}_main"))
+        return run(argv, stdin, stdout, stderr)
 
-        return solve_main
-    return None
+    return command
 
 
 def main(
@@ -63,8 +61,8 @@ def main(
     (0, True)
     """
     args = list(sys.argv[1:] if argv is None else argv)
-    command = _subcommand(args[0]) if args else None
-    if command is None:
+    if not args or args[0] not in _SUBCOMMANDS:
         return run_command(_PROG, deals_main, args, stdin=stdin, stdout=stdout, stderr=stderr)
     prog = f"{_PROG} {args[0]}"
+    command = _subcommand(args[0])
     return run_command(prog, command, args[1:], stdin=stdin, stdout=stdout, stderr=stderr)

@@ -7,14 +7,13 @@ text; it prints a deal number a line, ascending, as :func:`freecell.identify` fi
 
 from __future__ import annotations
 
-import sys
 from itertools import islice
 from typing import Final, TextIO
 
 from freecell._cards import CardError
 from freecell._cli.options import Answered, Parser, UsageError, answered_or_refused, bounded_int
 from freecell._cli.streams import EXIT_FAILURE, EXIT_OK, read_limited
-from freecell._deal import MAX_DEAL
+from freecell._deal import MAX_DEAL, SPECIAL_DEALS
 from freecell._fcs import MAX_POSITION_TEXT
 from freecell._identify import LayoutError, identify, no_deal, parse_layout
 
@@ -40,18 +39,34 @@ line on stderr); 2 bad input (a word that is no card, a card twice, more than
 """
 
 
+MAX_LIMIT: Final = MAX_DEAL + len(SPECIAL_DEALS)
+"""The ceiling of ``--limit``: every deal there is (-2, -1 and 1 to MAX_DEAL)."""
+
+
 def _parser() -> Parser:
     parser = Parser(_PROG, description=_DESCRIPTION, epilog=_EPILOG)
     parser.add_argument(
-        "--limit", type=_limit, default=None, metavar="N", help="print at most N deal numbers"
+        "--limit",
+        type=_limit,
+        default=None,
+        metavar="N",
+        help=f"print at most N deal numbers (1 to {MAX_LIMIT:,})",
     )
     parser.add_argument("cards", nargs="*", metavar="CARD", help="a card, or - for stdin")
     return parser
 
 
 def _limit(text: str) -> int:
-    """Read ``--limit``: a whole number of at least 1 (an argparse ``type``)."""
-    return bounded_int(text, 1, sys.maxsize, "a whole number of at least 1")
+    """Read ``--limit``: a whole number from 1 to the number of deals (an argparse ``type``).
+
+    >>> _limit("99999999999999999999999999")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: write a whole number from 1 to 8,589,934,593 (the number of deals), not '99999999999999999999999999'
+    """  # noqa: E501 - a doctest's output is one line
+    return bounded_int(
+        text, 1, MAX_LIMIT, f"a whole number from 1 to {MAX_LIMIT:,} (the number of deals)"
+    )
 
 
 def _cards(words: list[str], stdin: TextIO) -> tuple[int, ...]:

@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Final, NoReturn, TextIO
 
-from freecell._cli.streams import EXIT_BAD_INPUT, EXIT_OK, quoted
+from freecell._cli.streams import EXIT_BAD_INPUT, EXIT_OK, quoted, signals_held
 from freecell._errors import QUOTE_LIMIT
 
 _LONG_WORD: Final = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|\S+""")
@@ -247,7 +247,8 @@ class Parser(argparse.ArgumentParser):
 
         Raises :class:`UsageError` for a bad line and :class:`Answered` for ``--help``.
         """
-        namespace, extras = self.parse_known_intermixed_args(argv)
+        with signals_held():  # a signal half-way through would leave argparse broken
+            namespace, extras = self.parse_known_intermixed_args(argv)
         if extras:
             shown = " ".join(quoted(extra) for extra in extras[:_SHOWN_EXTRAS])
             more = " …" if len(extras) > _SHOWN_EXTRAS else ""

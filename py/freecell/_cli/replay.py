@@ -4,9 +4,10 @@
 final position in fc-solve's format, then ``# solved`` (a comment line of the format) when all 52
 cards are home, so that ``freecell solve -`` and fc-solve read the output back. With no MOVE
 arguments the moves come from standard input, which may be the whole output of
-``fc-solve -m -snx``: lines of text and positions are skipped (see :func:`numbered_move_words`),
-and any other line is moves. Moves may be separated by spaces, commas or newlines; they are read
-and played as a stream, one position in memory, however many there are.
+``fc-solve -m -snx``, or of ``fc-solve -m``, whose moves are sentences: lines of text and
+positions are skipped (see :func:`numbered_move_words`), and any other line is moves. Moves
+may be separated by spaces, commas or newlines; they are read and played as a stream, one
+position in memory, however many there are.
 ``freecell replay - MOVE...`` starts from a position in fc-solve's format on standard input
 instead (what ``freecell N``, ``freecell replay`` and the page's "Copy text" print; at most
 :data:`~freecell._fcs.MAX_POSITION_TEXT` characters). Exit status: 0 when every move was legal,
@@ -28,7 +29,7 @@ from freecell._cli.streams import EXIT_FAILURE, EXIT_OK, quoted, read_limited
 from freecell._deal import VALID_DEALS_TEXT, DealNumberError, deal, parse_deal_number
 from freecell._errors import reason
 from freecell._fcs import MAX_POSITION_TEXT, parse_position
-from freecell._notation import MOVE_PATTERN, InvalidMoveError
+from freecell._notation import CASCADES, FOUNDATION, FREECELLS, MOVE_PATTERN, InvalidMoveError
 from freecell._rules import IllegalMoveError, Position, PositionError
 
 _PROG: Final = "freecell replay"
@@ -40,7 +41,9 @@ in fc-solve's format, then `# solved` if all 52 cards are home.
 With no MOVE arguments the moves are read from standard input, which may be
 the whole output of `fc-solve -m -snx`: lines of text (This game is solveable.),
 separators and positions are skipped; any other line is moves, and a line that
-is no moves is an error. Moves may be separated by spaces, commas or newlines.
+is no moves is an error. fc-solve's moves in words (`fc-solve -m` alone: Move a
+card from stack 3 to the foundations) are read too. Moves may be separated by
+spaces, commas or newlines.
 
 A DEAL is {VALID_DEALS_TEXT} (617, #617, -1), or - for a position in
 fc-solve's format on standard input (what `freecell N` and `freecell replay`
@@ -71,6 +74,13 @@ _TEXT_WORD: Final = re.compile(r"[^\W\d_]{3,}[.,:;!?]*")  # a word: no move has 
 _CONTROL: Final = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")  # controls but \t\n\v\f\r
 _SEPARATOR_CHARS: Final = frozenset("-=*#:_~. \t\r\n\f\v")  # fc-solve's -=-=- and ====
 _PLACE_WORD: Final = re.compile(r"-+|[CDHS]-(?:[0A2-9TJQK]|10)", re.IGNORECASE)  # --, H-0
+_SENTENCE: Final = re.compile(
+    r"Move (?:a card|(?P<count>[0-9]{1,2}) cards) from (?P<source>stack|freecell) (?P<at>[0-9]) "
+    r"to (?:the foundations|(?P<target>stack|freecell) (?P<to>[0-9]))\.?"
+)
+"""A move in words, as ``fc-solve -m`` writes it without ``-snx`` (places count from 0)."""
+_SENTENCE_START: Final = re.compile(r"\s*Move (?:a card|the |[0-9]+ cards?)\b", re.IGNORECASE)
+"""How a move in words starts: a line that starts so is a move, read or reported, never text."""
 _STDIN: Final = "-"
 SOLVED_LINE: Final = "# solved"
 """The line after a won game's position: a comment in fc-solve's format, which reads past it."""
@@ -115,11 +125,49 @@ def _is_move_line(words: list[str], line: str) -> bool:
     return not all(_is_card(w) or _PLACE_WORD.fullmatch(w) for w in words)
 
 
+def sentence_move(line: str) -> str | None:
+    """Return the move in standard notation that a line of fc-solve's words says, if it is one.
+
+    fc-solve's ``-m`` output without ``-snx`` says each move in a sentence, its stacks and free
+    cells counted from 0; a move between stacks says how many cards it moves, and so does its
+    notation (``v1`` too: ``16`` alone would move the whole run that fits). A line that starts
+    as such a sentence but says no move of FreeCell (another game's, a place that does not
+    exist) comes back as it is, to be reported as a malformed move; any other line gives None.
+
+    >>> sentence_move("Move a card from stack 3 to the foundations")
+    '4h'
+    >>> sentence_move("Move 3 cards from stack 0 to stack 5"), sentence_move("Move 1 cards from stack 0 to stack 5")
+    ('16v3', '16v1')
+    >>> sentence_move("Move a card from freecell 2 to stack 7"), sentence_move("This game is solveable.")
+    ('c8', None)
+    >>> sentence_move("Move the sequence on top of Stack 3 to the foundations")
+    'Move the sequence on top of Stack 3 to the foundations'
+    """  # noqa: E501 - a doctest's output is one line
+    if not _SENTENCE_START.match(line):
+        return None
+    text = line.strip()
+    found = _SENTENCE.fullmatch(text)
+    places = {"stack": CASCADES, "freecell": FREECELLS}
+    if found is None:
+        return text
+    source, at = places[found["source"]], int(found["at"])
+    target, to = (FOUNDATION, 0)
+    if found["target"] is not None:
+        target, to = places[found["target"]], int(found["to"])
+    between = source == target == CASCADES
+    count = f"v{int(found['count'] or 1)}" if between else ""
+    if at >= len(source) or to >= len(target) or (found["count"] and not between):
+        return text
+    return f"{source[at]}{target[to]}{count}"
+
+
 def numbered_move_words(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
     r"""Yield each move word of text such as fc-solve's output with the number of its line.
 
-    A line counts as moves when one of its words, split at spaces and commas, looks like a
-    move, unless it starts as text, or when it is neither text, nor a line of a position, nor a
+    A move in words (``Move a card from stack 3 to the foundations``, fc-solve's ``-m``
+    without ``-snx``) is read as its move (see :func:`sentence_move`). Another line counts as
+    moves when one of its words, split at spaces and commas, looks like a move, unless it
+    starts as text, or when it is neither text, nor a line of a position, nor a
     separator (see :func:`_is_move_line`); then every word is yielded, so a typo is reported
     rather than skipped. A leading ``Move:`` (as in fc-solve's ``-sam`` output) or a deal's label
     (``617:``, as ``freecell solve`` prints) is dropped, and so is a byte order mark starting
@@ -141,6 +189,9 @@ def numbered_move_words(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
         if (control := _CONTROL.search(line)) is not None:
             raise DamagedLineError(number, control.start() + 1, control.group())
         if line.isspace():
+            continue
+        if (said := sentence_move(line)) is not None:
+            yield number, said
             continue
         words = [w for w in _SEPARATORS.split(_MOVE_PREFIX.sub("", line)) if w]
         if words and _is_move_line(words, line):

@@ -249,11 +249,14 @@ _STOP_SIGNALS: Final = frozenset({signal.SIGINT, signal.SIGTERM})
 
 
 @contextmanager
-def _signals_held() -> Iterator[None]:
+def signals_held() -> Iterator[None]:
     """Hold SIGINT and SIGTERM back until the block ends (main thread only).
 
     A signal that interrupts a write can leave half a line out: Python drops the rest of a
-    large write when a signal handler raises. Held back, the signal comes right after.
+    large write when a signal handler raises. Held back, the signal comes right after. So for
+    code that a raising handler would leave broken (argparse's ``parse_intermixed_args``
+    restores its actions in a ``finally`` that fails if it stopped half-way: an
+    ``AttributeError`` and a traceback instead of status 143).
     """
     mask = getattr(signal, "pthread_sigmask", None)  # Pyodide and Windows have none
     if mask is None or threading.current_thread() is not threading.main_thread():
@@ -320,7 +323,7 @@ class _Output:
         if self._target is None:
             raise self._fail(None)
         try:
-            with _signals_held():
+            with signals_held():
                 return self._target.write(text)
         except (OSError, ValueError) as error:
             raise self._fail(error) from None
@@ -335,7 +338,7 @@ class _Output:
         if self._target is None:
             return
         try:
-            with _signals_held():
+            with signals_held():
                 self._target.flush()
         except (OSError, ValueError) as error:
             raise self._fail(error) from None

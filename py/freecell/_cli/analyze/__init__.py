@@ -296,13 +296,13 @@ def _read(args: Any, request: list[Interval], stdout: TextIO, stderr: TextIO) ->
 
     if args.summary is not None:
         folder = Path(args.summary)
-        found = scan(folder, SUMMARY_COLUMNS, keep=True)
+        found = scan(folder, SUMMARY_COLUMNS)
         stderr.writelines(f"{_PROG}: not counted: {file}\n" for file in found.bad)
         stdout.writelines(f"{line}\n" for line in summary(found, folder))
         return
     folders = []
     for text in args.min_cells:
-        found = scan(Path(text), MIN_CELLS_COLUMNS, keep=True)
+        found = scan(Path(text), MIN_CELLS_COLUMNS)
         stderr.writelines(f"{_PROG}: not counted: {file}\n" for file in found.bad)
         folders.append((Path(text), found))
     stdout.write(min_cells(folders, request))

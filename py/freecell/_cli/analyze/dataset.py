@@ -9,8 +9,9 @@ is complete and the files are the record of what is done. The file's metadata (k
 ``freecell.analyze``, JSON) says which package version wrote it, with which budget and chunk
 size, and which deals it holds (``"1..1000"``, in the command's own syntax).
 
-A file counts only if it checks (:func:`check`): its metadata names its chunk, and its
-``deal`` column is exactly the deals the metadata names, each once, in order, readable. One
+A file counts only if it checks (:func:`check`): its metadata names its chunk, its ``deal``
+column is exactly the deals the metadata names, each once, in order, and every column of every
+row reads back, each page's checksum verified. The summary and a run use that one test. One
 that does not is left out by the summary and moved into ``rejected/`` by a run
 (:func:`move_aside`), which solves its deals again: whatever happened to the folder, every deal
 is there once.
@@ -59,6 +60,10 @@ SCHEMA: Final = pa.schema(
 """The columns of every file; ``moves``, ``solution`` and ``difficulty`` are null unless solved,
 ``states`` and ``seconds`` for an ``error``."""
 
+_WITH_STATISTICS: Final = [name for name in SCHEMA.names if name != "solution"]
+"""The columns whose pages carry their least and greatest value: not ``solution``, whose two
+values (about 600 bytes a page) no query uses, and which no checksum covers (a page's checksum
+covers its data, not its header), so that damage there would go unseen."""
 _NAME: Final = re.compile(r"deals-(-?\d+)\.\.(-?\d+)\.parquet")
 _TEMPORARY: Final = re.compile(r"\.deals-.*\.parquet\.\d+\.tmp")
 LOCK_NAME: Final = ".freecell-analyze.lock"
@@ -141,7 +146,7 @@ class ChunkFile:
     deals: tuple[Interval, ...]
     stamp: Stamp
     rows: Any = field(default=None, compare=False, repr=False)
-    """The columns :func:`check` read, if it was asked to keep them (a pyarrow table)."""
+    """The columns :func:`check` was asked to keep, if any (a pyarrow table)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,30 +259,26 @@ def _intervals(numbers: list[int]) -> list[Interval]:
     return result
 
 
-def check(
-    path: Path, chunk: Interval, columns: list[str] | None = None, *, keep: bool = False
-) -> ChunkFile:
+def check(path: Path, chunk: Interval, keep: list[str] | None = None) -> ChunkFile:
     """Return a file of the folder if it counts; raise BadFileError if it does not.
 
     A file counts when its metadata is ours and names its chunk (the file's name), and its
-    rows are exactly the deals its metadata names, each once, in order, readable. The check
-    reads ``columns`` (by default only ``deal``; None: the whole file, every page's checksum
-    verified) and keeps them in ``rows`` if asked.
+    rows are exactly the deals its metadata names, each once, in order, and every column of
+    every row reads back: the whole file is read, every page's checksum verified, whatever
+    the caller needs of it. ``keep`` names the columns to keep in ``rows`` (None: none).
     """
     parquet = _open(path)  # once: opening a file costs more than reading its deal column
     file = read_chunk_file(path, chunk, parquet)
-    wanted = columns if columns is None or "deal" in columns else ["deal", *columns]
     try:
-        rows = parquet.read(columns=wanted)
+        rows = parquet.read()
     except (OSError, pa.ArrowException) as error:
         msg = f"cannot be read ({_arrow_reason(error)})"
         raise BadFileError(msg) from None
-    expected = pa.schema([SCHEMA.field(name) for name in rows.schema.names])
-    if rows.schema.names != (wanted or SCHEMA.names) or not rows.schema.equals(expected):
+    if not rows.schema.equals(SCHEMA):
         msg = "has not the columns of freecell analyze"
         raise BadFileError(msg)
     _check_deals(rows["deal"], file.deals)
-    return replace(file, rows=rows) if keep else file
+    return file if keep is None else replace(file, rows=rows.select(keep))
 
 
 def _names(folder: Path) -> list[str]:
@@ -289,10 +290,11 @@ def _names(folder: Path) -> list[str]:
         raise FolderError(msg) from None
 
 
-def scan(folder: Path, columns: list[str] | None = ["deal"], *, keep: bool = False) -> Folder:  # noqa: B006 - never changed
+def scan(folder: Path, keep: list[str] | None = None) -> Folder:
     """Return the files of a folder that count, by chunk, and those that do not (see check).
 
-    Raises FolderError for a folder that cannot be read.
+    ``keep`` names the columns to keep of each file that counts. Raises FolderError for a
+    folder that cannot be read.
     """
     files, bad = {}, []
     for name in _names(folder):
@@ -301,7 +303,7 @@ def scan(folder: Path, columns: list[str] | None = ["deal"], *, keep: bool = Fal
             continue
         chunk = (int(match[1]), int(match[2]))
         try:
-            files[chunk] = check(folder / name, chunk, columns, keep=keep)
+            files[chunk] = check(folder / name, chunk, keep)
         except BadFileError as error:
             bad.append(BadFile(folder / name, str(error)))
     return Folder(files, bad)
@@ -383,7 +385,13 @@ def write(
     rows = rows.replace_schema_metadata(stamp.metadata(chunk, deals))
     try:
         with temporary.open("xb") as file:
-            pq.write_table(rows, file, compression="zstd", write_page_checksum=True)
+            pq.write_table(
+                rows,
+                file,
+                compression="zstd",
+                write_page_checksum=True,
+                write_statistics=_WITH_STATISTICS,
+            )
             file.flush()
             os.fsync(file.fileno())
         temporary.replace(path)

@@ -125,27 +125,15 @@ def _policy(files: dict[Interval, ChunkFile], args: Any, text: str) -> tuple[int
 def plan_run(folder: Path, args: Any, request: list[Interval]) -> Plan:
     """Read the folder and plan the run; raise RefusedError if the folder is refused."""
     from freecell._cli.analyze.dataset import (  # noqa: PLC0415 - needs the extra
-        BadFile,
-        BadFileError,
         Stamp,
-        check,
         move_aside,
         remove_leftovers,
         scan,
     )
 
     remove_leftovers(folder)
-    # A retry rewrites every file: each is read whole (deal column only, otherwise).
-    found = scan(folder, None if args.retry_unknown else ["deal"])
+    found = scan(folder)  # every file read whole: one that does not count is solved again
     files, bad = found.files, list(found.bad)
-    for chunk, file in list(files.items()):  # a file that new deals join is read whole too
-        joined = subtract(request, subtract(request, [chunk]))
-        if subtract(joined, file.deals):
-            try:
-                check(file.path, chunk, None)
-            except BadFileError as error:
-                bad.append(BadFile(file.path, str(error)))
-                del files[chunk]
     size, cells = _policy(files, args, args.out)
     for each in bad:  # the files are the record: one that does not count is moved aside
         try:
