@@ -246,6 +246,7 @@ export default {
   "error.layout-empty": "No cards: type a layout's first cards row by row, left to right, e.g. JD 2D 9H JC.",
   "error.layout-card-twice": "{card} is there twice: a layout holds each card once.",
   "error.layout-too-long": "{count} cards: a layout holds at most 52.",
+  "error.layout-too-large": "This text is {count} characters long: a layout's text is at most {max}. Paste only the layout.",
   "error.layout-card": "“{text}” is not a card: write a rank (A 2–9 T or 10 J Q K) then a suit (C D H S or ♣ ♦ ♥ ♠).",
   "error.layout-not-start": "This is not a deal's start: no card in the free cells or foundations, and 8 columns of 7 7 7 7 6 6 6 6 cards (or their first cards, row by row).",
   "error.layout-json": "This JSON holds no layout: write one object with the deal's rows or columns.",

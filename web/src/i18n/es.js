@@ -242,6 +242,7 @@ export default {
   "error.layout-empty": "No hay cartas: escribe las primeras cartas de la mesa, fila a fila, de izquierda a derecha, p. ej. JD 2D 9H JC.",
   "error.layout-card-twice": "{card} está dos veces: una mesa tiene cada carta una sola vez.",
   "error.layout-too-long": "{count} cartas: una mesa tiene como máximo 52.",
+  "error.layout-too-large": "Este texto tiene {count} caracteres: el texto de una mesa tiene como máximo {max}. Pega solo la mesa.",
   "error.layout-card": "«{text}» no es una carta: escribe un valor (A 2–9 T o 10 J Q K) y un palo (C D H S o ♣ ♦ ♥ ♠).",
   "error.layout-not-start": "Esto no es el comienzo de una partida: ninguna carta en las celdas libres ni en las fundaciones, y 8 columnas de 7 7 7 7 6 6 6 6 cartas (o sus primeras cartas, fila a fila).",
   "error.layout-json": "Este JSON no contiene una mesa: escribe un objeto con las filas o las columnas de la partida.",

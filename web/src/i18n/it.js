@@ -242,6 +242,7 @@ export default {
   "error.layout-empty": "Nessuna carta: scrivi le prime carte della disposizione, riga per riga, da sinistra a destra, ad es. JD 2D 9H JC.",
   "error.layout-card-twice": "{card} c'è due volte: una disposizione ha ogni carta una volta sola.",
   "error.layout-too-long": "{count} carte: una disposizione ne ha al massimo 52.",
+  "error.layout-too-large": "Questo testo è lungo {count} caratteri: il testo di una disposizione ne ha al massimo {max}. Incolla solo la disposizione.",
   "error.layout-card": "«{text}» non è una carta: scrivi un valore (A 2–9 T o 10 J Q K) e poi un seme (C D H S o ♣ ♦ ♥ ♠).",
   "error.layout-not-start": "Questo non è l'inizio di una partita: nessuna carta nelle celle libere o nelle fondazioni, e 8 colonne di 7 7 7 7 6 6 6 6 carte (o le loro prime carte, riga per riga).",
   "error.layout-json": "Questo JSON non contiene una disposizione: scrivi un oggetto con le righe o le colonne della partita.",

@@ -242,6 +242,7 @@ export default {
   "error.layout-empty": "Nenhuma carta: digite as primeiras cartas da mesa, fila por fila, da esquerda para a direita, p. ex. JD 2D 9H JC.",
   "error.layout-card-twice": "{card} aparece duas vezes: uma mesa tem cada carta uma só vez.",
   "error.layout-too-long": "{count} cartas: uma mesa tem no máximo 52.",
+  "error.layout-too-large": "Este texto tem {count} caracteres: o texto de uma mesa tem no máximo {max}. Cole só a mesa.",
   "error.layout-card": "“{text}” não é uma carta: escreva um valor (A 2–9 T ou 10 J Q K) e um naipe (C D H S ou ♣ ♦ ♥ ♠).",
   "error.layout-not-start": "Isto não é o início de um jogo: nenhuma carta nas células livres ou fundações, e 8 colunas de 7 7 7 7 6 6 6 6 cartas (ou as suas primeiras cartas, fila por fila).",
   "error.layout-json": "Este JSON não contém uma mesa: escreva um objeto com as filas ou as colunas do jogo.",

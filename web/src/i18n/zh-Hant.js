@@ -234,6 +234,7 @@ export default {
   "error.layout-empty": "沒有牌：請逐列、由左到右輸入牌局最前面的牌，例如 JD 2D 9H JC。",
   "error.layout-card-twice": "{card} 出現了兩次：一個牌局中每張牌只有一張。",
   "error.layout-too-long": "{count} 張牌：一個牌局最多 52 張。",
+  "error.layout-too-large": "這段文字有 {count} 個字元：牌局的文字最多 {max} 個。請只貼上牌局。",
   "error.layout-card": "「{text}」不是牌：請寫點數（A 2–9 T 或 10 J Q K）再寫花色（C D H S 或 ♣ ♦ ♥ ♠）。",
   "error.layout-not-start": "這不是牌局的開始：自由格和基礎堆沒有牌，8 行各有 7 7 7 7 6 6 6 6 張牌（或逐列寫出的最前面幾張）。",
   "error.layout-json": "這個 JSON 沒有牌局：請寫一個含有牌局各列或各行的物件。",
