@@ -288,6 +288,8 @@ export default {
   "archive.exported": "Your games, statistics and settings are in the file downloaded.",
   "archive.imported": {"one": "Imported: {count} new game; the statistics now include the file's.", "other": "Imported: {count} new games; the statistics now include the file's."},
   "archive.nothing-new": "Nothing new in this file: it was imported before. Nothing changed.",
+  "archive.updated": "Imported: no new game; the statistics and settings now include the file's.",
+  "archive.too-many": "This file can't be imported: its “{field}” is more than {max}, more than any count may be. Nothing changed.",
   "archive.too-large": "This file can't be imported: it is larger than {max} MB, so it is no export of this page. Nothing changed.",
   "archive.not-json": "This file can't be imported: it is not a JSON file, as an export of this page is. Nothing changed.",
   "archive.not-ours": "This file can't be imported: it is not an export of FreeCell Deals. Nothing changed.",

@@ -284,6 +284,8 @@ export default {
   "archive.exported": "Tus partidas, estadísticas y ajustes están en el archivo descargado.",
   "archive.imported": {"one": "Importado: {count} partida nueva; las estadísticas ya incluyen las del archivo.", "other": "Importado: {count} partidas nuevas; las estadísticas ya incluyen las del archivo."},
   "archive.nothing-new": "Nada nuevo en este archivo: ya se importó. No ha cambiado nada.",
+  "archive.updated": "Importado: ninguna partida nueva; las estadísticas y los ajustes ya incluyen los del archivo.",
+  "archive.too-many": "No se puede importar este archivo: su «{field}» es mayor que {max}, más de lo que puede ser cualquier recuento. No ha cambiado nada.",
   "archive.too-large": "No se puede importar este archivo: pesa más de {max} MB, así que no es una exportación de esta página. No ha cambiado nada.",
   "archive.not-json": "No se puede importar este archivo: no es un archivo JSON, como una exportación de esta página. No ha cambiado nada.",
   "archive.not-ours": "No se puede importar este archivo: no es una exportación de FreeCell Deals. No ha cambiado nada.",

@@ -284,6 +284,8 @@ export default {
   "archive.exported": "Le tue partite, statistiche e impostazioni sono nel file scaricato.",
   "archive.imported": {"one": "Importato: {count} partita nuova; le statistiche ora includono quelle del file.", "other": "Importato: {count} partite nuove; le statistiche ora includono quelle del file."},
   "archive.nothing-new": "Niente di nuovo in questo file: è già stato importato. Non è cambiato nulla.",
+  "archive.updated": "Importato: nessuna partita nuova; le statistiche e le impostazioni ora includono quelle del file.",
+  "archive.too-many": "Questo file non si può importare: il suo «{field}» è più di {max}, più di quanto possa essere qualsiasi conteggio. Non è cambiato nulla.",
   "archive.too-large": "Questo file non si può importare: supera {max} MB, quindi non è un'esportazione di questa pagina. Non è cambiato nulla.",
   "archive.not-json": "Questo file non si può importare: non è un file JSON, come un'esportazione di questa pagina. Non è cambiato nulla.",
   "archive.not-ours": "Questo file non si può importare: non è un'esportazione di FreeCell Deals. Non è cambiato nulla.",

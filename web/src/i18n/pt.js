@@ -284,6 +284,8 @@ export default {
   "archive.exported": "Seus jogos, estatísticas e ajustes estão no arquivo baixado.",
   "archive.imported": {"one": "Importado: {count} jogo novo; as estatísticas agora incluem as do arquivo.", "other": "Importado: {count} jogos novos; as estatísticas agora incluem as do arquivo."},
   "archive.nothing-new": "Nada de novo neste arquivo: ele já foi importado. Nada mudou.",
+  "archive.updated": "Importado: nenhum jogo novo; as estatísticas e as configurações agora incluem as do arquivo.",
+  "archive.too-many": "Este arquivo não pode ser importado: seu “{field}” é maior que {max}, mais do que qualquer contagem pode ser. Nada mudou.",
   "archive.too-large": "Este arquivo não pode ser importado: tem mais de {max} MB, então não é uma exportação desta página. Nada mudou.",
   "archive.not-json": "Este arquivo não pode ser importado: não é um arquivo JSON, como uma exportação desta página. Nada mudou.",
   "archive.not-ours": "Este arquivo não pode ser importado: não é uma exportação do FreeCell Deals. Nada mudou.",

@@ -274,6 +274,8 @@ export default {
   "archive.exported": "你的牌局、統計和設定都在下載的檔案裡。",
   "archive.imported": {"other": "已匯入：{count} 局新牌局；統計已包含檔案裡的資料。"},
   "archive.nothing-new": "這個檔案沒有新內容：之前已經匯入過。沒有任何變更。",
+  "archive.updated": "已匯入：沒有新牌局；統計與設定已包含檔案裡的資料。",
+  "archive.too-many": "無法匯入這個檔案：它的「{field}」大於 {max}，超過任何計數的上限。沒有任何變更。",
   "archive.too-large": "無法匯入這個檔案：它超過 {max} MB，不是本頁匯出的檔案。沒有任何變更。",
   "archive.not-json": "無法匯入這個檔案：它不是本頁匯出的 JSON 檔案。沒有任何變更。",
   "archive.not-ours": "無法匯入這個檔案：它不是 FreeCell Deals 匯出的檔案。沒有任何變更。",
