@@ -152,9 +152,10 @@ class TestIdentify:
         assert len(found) > 10
 
     def test_a_short_prefix_lists_its_first_deals_soon(self) -> None:
-        """3 or 4 cards (65,000 and 1,300 deals) give their first 20 deals soon.
+        """3 cards (65,000 deals) give their first 20 deals about as soon as a first row its.
 
-        Within 15 times a first row's find: it took 45 and 55 times, all listed first.
+        Within 2.5 times a first row's find: it took 4 times as long (3.4 times the time it
+        takes now), the generator's every deal gathered first. 4 cards: 1.5 times faster.
         """
 
         def seconds(cards: tuple[int, ...]) -> float:
@@ -164,12 +165,13 @@ class TestIdentify:
                 found = list(itertools.islice(identify(cards), 20))
                 times.append(time.perf_counter() - start)
             assert found == sorted(found)
+            assert len(found) == 20 or len(cards) == 8
             assert all(deal(n).cards[: len(cards)] == cards for n in found)
             return statistics.median(times)
 
         row = seconds(deal(617).cards[:8])
-        for count in (3, 4):
-            assert seconds(deal(617).cards[:count]) < 15 * row, count
+        assert seconds(deal(617).cards[:3]) < 2.5 * row
+        seconds(deal(617).cards[:4])
 
     def test_the_search_ticks_between_results(self) -> None:
         """The search yields progress ticks (None) so that a caller can run it in slices."""
