@@ -358,6 +358,10 @@ def files(valid: dict[str, Any]) -> dict[str, tuple[bytes, str]]:
             "“imported.b.best” is more than 1,000,000,000",
         ),
         "fewest-beyond": (changed(["deals", "1", "fewest"], BEYOND), "“deals.1.fewest”"),
+        "long-id-beyond": (  # the field quoted as every message quotes: 40 characters and "…"
+            changed(["imported"], {"d" * 64: {"played": 1, "won": 1, "best": BEYOND}}),
+            f"“imported.{'d' * 31}…” is more than",
+        ),
         "same-game-thrice": (changed(["games"], valid["games"] * 3), "“games[1].id”"),
         "dated-9999": (
             changed(["games", 0, "date"], "9999-12-31T00:00:00.000Z"),
@@ -368,8 +372,8 @@ def files(valid: dict[str, Any]) -> dict[str, tuple[bytes, str]]:
 
 KINDS = ["not-json", "ten-megabytes", "not-ours", "version", "played-text", "won-over-played",
          "games-object", "script-id", "script-moves", "script-setting", "script-device",
-         "deal-range", "played-beyond", "best-beyond", "fewest-beyond", "same-game-thrice",
-         "dated-9999"]  # fmt: skip
+         "deal-range", "played-beyond", "best-beyond", "fewest-beyond", "long-id-beyond",
+         "same-game-thrice", "dated-9999"]  # fmt: skip
 
 
 class TestBadFiles:

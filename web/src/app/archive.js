@@ -15,6 +15,7 @@
 // is a map without a prototype (`dict`), so that no name reads what every object inherits.
 import { formatNumber, t } from "./i18n.js";
 import { MAX_COUNT, isCount, isDate, isDeal, isDealKey, isId, newId, utcDate } from "./identity.js";
+import { shorten } from "./messages.js";
 import { MOVE } from "./state.js";
 import { SETTINGS } from "./settings.js";
 import { dailyStreak } from "./stats.js";
@@ -63,14 +64,16 @@ const REFUSALS = {
   version: () => t("archive.version", { version: VERSION }),
 };
 
+/** Refuse the file unless `ok`, naming the field (quoted as messages quote: 40 characters). */
 function need(ok, field) {
-  if (!ok) throw new Refusal(() => t("archive.bad-field", { field }));
+  if (!ok) throw new Refusal(() => t("archive.bad-field", { field: shorten(field) }));
 }
 
 /** Check a count: a whole number, at most MAX_COUNT (the refusal says so). */
 function needCount(value, field) {
   if (Number.isSafeInteger(value) && value > MAX_COUNT) {
-    throw new Refusal(() => t("archive.too-many", { field, max: formatNumber(MAX_COUNT) }));
+    const params = { field: shorten(field), max: formatNumber(MAX_COUNT) };
+    throw new Refusal(() => t("archive.too-many", params));
   }
   need(isCount(value), field);
 }
