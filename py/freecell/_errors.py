@@ -44,6 +44,9 @@ MESSAGES: Final[Mapping[str, str]] = {
     ),
     "layout-card-twice": "invalid layout: {card} is there twice; a layout holds each card once",
     "layout-too-long": "invalid layout: {count} cards; a layout holds at most 52 cards",
+    "layout-too-large": (
+        "invalid layout: {count:character}; a layout's text is at most {max:character}"
+    ),
     "layout-card": "invalid card {text}: a card is an int from 0 to 51 or a code such as 'TD'",
     "layout-not-start": (
         "not a deal's start: no card in the free cells or foundations, and 8 columns of "

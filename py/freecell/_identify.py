@@ -30,16 +30,21 @@ _COLUMNS: Final = 8
 _LOW: Final = 21  # the seed's bits solved from the even picks: the state's bits 16..20
 _CHECK_EVERY: Final = 256  # candidates between two progress ticks of a search
 _CHUNK: Final = 8192  # low seeds lifted between two progress ticks
+MAX_LAYOUT_CHARS: Final = 10_000
+"""The longest text :func:`parse_layout` reads: a JSON board indented 8 spaces is under 4,000
+characters; a longer text is refused before it is read (a megabyte's paste is answered at once)."""
+_WINDOW_FINDS: Final = 64  # deals the first window of a sparse search is expected to hold
 
 
 class LayoutError(CodedError):
     """Raised for cards that make no layout, or no start of one.
 
     ``code`` is ``"layout-empty"``, ``"layout-card-twice"`` (``params``: ``card``),
-    ``"layout-too-long"`` (``count``), ``"layout-card"`` (``text``), ``"layout-not-start"`` or
-    ``"layout-json"``; a word that is no card raises :class:`~freecell.CardError`
-    (``"card-invalid"``). :func:`no_deal` makes the one that says no deal begins so
-    (``"layout-no-deal"``: ``count``, ``min``, ``max``), for a caller to report.
+    ``"layout-too-long"`` (``count``), ``"layout-too-large"`` (``count``, ``max``: characters),
+    ``"layout-card"`` (``text``), ``"layout-not-start"`` or ``"layout-json"``; a word that is no
+    card raises :class:`~freecell.CardError` (``"card-invalid"``). :func:`no_deal` makes the one
+    that says no deal begins so (``"layout-no-deal"``: ``count``, ``min``, ``max``), for a
+    caller to report.
     """
 
 
@@ -138,7 +143,13 @@ def parse_layout(text: str) -> tuple[Card, ...]:
     Traceback (most recent call last):
     ...
     freecell._identify.LayoutError: invalid layout: JD is there twice; a layout holds each card once
+    >>> parse_layout("JD " * 5000)
+    Traceback (most recent call last):
+    ...
+    freecell._identify.LayoutError: invalid layout: 15000 characters; a layout's text is at most ...
     """
+    if len(text) > MAX_LAYOUT_CHARS:
+        raise LayoutError("layout-too-large", count=len(text), max=MAX_LAYOUT_CHARS)
     text = text.removeprefix("\ufeff")  # a byte order mark, as a Windows editor saves UTF-8
     if text.lstrip().startswith("{"):
         return _check(_json_cards(text))
@@ -292,8 +303,122 @@ def _matches(seed: int, picks: list[int], gen: _Generator) -> bool:
     return True
 
 
+def _odd_part(n: int) -> int:
+    return n // (n & -n)
+
+
+def _stages(gen: _Generator, picks: list[int]) -> list[tuple[int, tuple[int, int, int, list[int]]]]:
+    """Return the first 3 picks, ``(odd, stage)``, the most selective first.
+
+    ``odd`` is the odd part of the pick's ``n``: one ``H`` in ``odd`` fits, by chance. A stage
+    is ``(A_j, C_j, inverse, doubled)``: ``doubled[b]`` is the set of :func:`_high_sets` for the
+    state's bits 16..20 equal to ``b``, twice over (``S | S << size``), so that any rotation of
+    it is one shift. Three picks leave one ``H`` in 16,575 (13 * 51 * 25) to check in full.
+    """
+    size = 1 << gen.high_bits
+    stages = []
+    for j, pick in enumerate(picks[:3]):
+        inverse, sets = _high_sets(gen, j, pick)
+        stages.append((_odd_part(52 - j), (_A[j], _C[j], inverse, [s | s << size for s in sets])))
+    return sorted(stages, key=lambda stage: -stage[0])
+
+
+def _windows(gen: _Generator, picks: list[int], lows: list[int]) -> Iterator[tuple[int, int]]:
+    """Yield the windows of high bits, ``(first, width)``, that a sparse search takes in turn.
+
+    The first is expected to hold about :data:`_WINDOW_FINDS` deals, so that the first deals
+    come after one pass over the low seeds; each next one is 4 times as wide, up to all of them.
+    """
+    size = 1 << gen.high_bits
+    odd = 1
+    for j in range(min(len(picks), 51)):
+        odd *= _odd_part(52 - j)
+    per_high = len(lows) / odd  # a low seed meets each pick's odd part by chance
+    width = 1
+    while width < size and width * per_high < _WINDOW_FINDS:
+        width *= 2
+    first = 0
+    while first < size:
+        width = min(width, size - first)
+        yield first, width
+        first += width
+        width *= 4
+
+
+def _search_windows(gen: _Generator, picks: list[int], lows: list[int]) -> Iterator[int | None]:
+    """Yield every deal of ``gen`` (ascending, after progress ticks ``None``): many low seeds.
+
+    The seed's high bits are taken a window at a time, lowest first (:func:`_windows`), so
+    that the first deals come after one pass over the low seeds. Per window and pick, a table
+    maps the state's bits 16 and up, as the low seed alone makes them, to the window's high
+    bits that fit (the rotated mask of :func:`_high_sets`); each chunk of low seeds goes
+    through the tables in comprehensions, dropping the seeds with no high bit left.
+    """
+    size = 1 << gen.high_bits
+    full = size - 1
+    top = gen.mask  # the state's bits 16.. that make rand: 5 low ones, then the high bits' share
+    stages = _stages(gen, picks)
+    for first, width in _windows(gen, picks, lows):
+        window = (1 << width) - 1
+        tables = []
+        for _, (a, c, inverse, doubled) in stages:
+            table = [
+                doubled[r & 31] >> ((first + (r >> 5) * inverse) & full) & window
+                for r in range(top + 1)
+            ]
+            tables.append((a, c, table))
+            yield None
+        (a0, c0, t0), (a1, c1, t1), (a2, c2, t2) = tables
+        # The first pick alone, when it leaves fewer than half of the seeds; else all three.
+        alone = 2 * (1 - (1 - 1 / stages[0][0]) ** width) < 1
+        found = []
+        for start in range(0, len(lows), _CHECK_EVERY * 8):
+            chunk = lows[start : start + _CHECK_EVERY * 8]
+            if alone:
+                masks = [t0[(a0 * low + c0) >> 16 & top] for low in chunk]
+                pairs = [
+                    (low, mask & t1[(a1 * low + c1) >> 16 & top] & t2[(a2 * low + c2) >> 16 & top])
+                    for low, mask in zip(chunk, masks, strict=True)
+                    if mask
+                ]
+            else:
+                masks = [
+                    t0[(a0 * low + c0) >> 16 & top]
+                    & t1[(a1 * low + c1) >> 16 & top]
+                    & t2[(a2 * low + c2) >> 16 & top]
+                    for low in chunk
+                ]
+                pairs = [(low, mask) for low, mask in zip(chunk, masks, strict=True) if mask]
+            for low, mask in pairs:
+                allowed = mask
+                while allowed:
+                    high = first + (allowed & -allowed).bit_length() - 1
+                    allowed &= allowed - 1
+                    seed = low | high << _LOW
+                    if seed >= gen.min_seed and _matches(seed, picks, gen):
+                        found.append(gen.first + seed)
+            yield None
+        found.sort()
+        yield from found
+
+
 def _search_sparse(gen: _Generator, picks: list[int], lows: list[int]) -> Iterator[int | None]:
-    """Yield every deal of ``gen`` (ascending, after progress ticks ``None``) for 3+ picks."""
+    """Yield every deal of ``gen`` (ascending, after progress ticks ``None``) for 3+ picks.
+
+    Many low seeds (3 or 4 cards: a quarter of a million) go through tables a window of high
+    bits at a time, so that the first deals come soon; a few (5 cards or more) are each
+    narrowed by rotations, which costs less than making the tables.
+    """
+    if len(lows) > 32 << gen.high_bits:
+        return _search_windows(gen, picks, lows)
+    return _search_rotated(gen, picks, lows)
+
+
+def _search_rotated(gen: _Generator, picks: list[int], lows: list[int]) -> Iterator[int | None]:
+    """Yield every deal of ``gen`` (ascending, after progress ticks ``None``): few low seeds.
+
+    Each low seed's high bits are narrowed by rotated masks, and what is found is sorted.
+    """
     size = 1 << gen.high_bits
     full = size - 1
     steps = []

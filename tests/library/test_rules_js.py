@@ -16,6 +16,7 @@ from freecell import (
 )
 from freecell._cards import card_is_red
 from freecell._errors import QUOTE_LIMIT
+from freecell._identify import MAX_LAYOUT_CHARS
 from freecell._min_cells import _SYMBOLS
 from freecell._names import CARD_CODES, SUIT_SYMBOLS
 from helpers import WEB, js_object
@@ -49,6 +50,10 @@ class TestRules:
     def test_min_cells(self) -> None:
         """What a deal's fewest free cells can be is what the library's table holds."""
         assert RULES["min_cells"] == list(_SYMBOLS)
+
+    def test_max_layout_chars(self) -> None:
+        """Find refuses a text as long as parse_layout refuses, before sending it to Python."""
+        assert RULES["max_layout_chars"] == MAX_LAYOUT_CHARS
 
     def test_quote_limit(self) -> None:
         """The page quotes as much of a user's text as the library's messages do."""

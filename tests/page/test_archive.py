@@ -8,9 +8,11 @@ nothing from the file read as HTML; "My games" opens a game again.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -184,6 +186,131 @@ class TestImport:
 
 
 HOSTILE = "<img src=x onerror=window.__xss=1>"
+BEYOND = 2**53 - 1  # Number.MAX_SAFE_INTEGER: a count no export holds
+ID = re.compile(r"^[\w-]{1,64}$")  # identity.js's rule for an id
+
+
+def archive(device: str, **fields: Any) -> dict[str, Any]:
+    """Return a valid file of `device`: no game, no count, unless `fields` say otherwise."""
+    data: dict[str, Any] = {
+        "format": "freecell-deals", "version": 1, "exported": "2026-11-28T10:00:00.000Z",
+        "device": device, "statistics": {"played": 0, "won": 0, "streak": 0, "best": 0},
+        "imported": {}, "daily": [], "deals": {}, "settings": {}, "games": [],
+    }  # fmt: skip
+    data.update(fields)
+    return data
+
+
+def written(tmp_path: Path, name: str, data: dict[str, Any]) -> Path:
+    """Write a file to import; return its path."""
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def logged(count: int, start: datetime, prefix: str) -> list[dict[str, Any]]:
+    """Return `count` games of deal 617, one a minute from `start`, their ids from `prefix`."""
+    return [
+        {"id": f"{prefix}{index:04d}", "deal": 617,
+         "date": (start + timedelta(minutes=index)).isoformat(timespec="milliseconds")[:23] + "Z",
+         "result": "playing", "moves": "8a", "daily": None}
+        for index in range(count)
+    ]  # fmt: skip
+
+
+def stored_games(page: Page) -> list[dict[str, Any]]:
+    """Return the games log as localStorage holds it."""
+    return cast(list[dict[str, Any]], page.evaluate(
+        "() => JSON.parse(localStorage.getItem('freecell.games') || '[]')"
+    ))  # fmt: skip
+
+
+class TestMerging:
+    def test_an_import_never_costs_a_game_of_this_browser(
+        self, pages: PageFactory, site_url: str, tmp_path: Path
+    ) -> None:
+        """300 games dated 9999 are refused; 300 newer ones leave this browser's games in.
+
+        The log keeps the latest 300 games: before, a file of 300 games dated later than this
+        browser's own dropped them all (cut by date), and a date of 9999 was taken.
+        """
+        own = logged(2, datetime(2026, 11, 27, 9, 0, tzinfo=UTC), "own")  # as this page logs
+        page = pages()
+        page.add_init_script(
+            f"if (!localStorage.getItem('freecell.games'))"
+            f" localStorage.setItem('freecell.games', {json.dumps(json.dumps(own))})"
+        )
+        boot(page, link(site_url, 3))
+        future = logged(300, datetime(9999, 12, 30, tzinfo=UTC), "file")
+        for game in future:
+            game["date"] = "9999-12-31T00:00:00.000Z"
+        import_file(page, written(tmp_path, "future", archive("other", games=future)),
+                    "can't be imported")  # fmt: skip
+        expect(page.locator("#archive-message")).to_contain_text("“games[0].date”")
+        early = logged(1, datetime(2001, 1, 1, tzinfo=UTC), "early")  # before the page existed
+        import_file(page, written(tmp_path, "early", archive("other", games=early)),
+                    "can't be imported")  # fmt: skip
+        assert stored_games(page) == own
+        now = datetime.now(UTC).replace(microsecond=0)
+        newer = logged(300, now - timedelta(hours=6), "file")
+        import_file(page, written(tmp_path, "newer", archive("other", games=newer)),
+                    "Imported: 298 new games")  # fmt: skip
+        games = stored_games(page)
+        assert len(games) == 300
+        assert [g["id"] for g in games if g["id"].startswith("own")] == ["own0000", "own0001"]
+        _, data = export(page, tmp_path)
+        assert [g["id"] for g in data["games"][:2]] == ["own0000", "own0001"]
+        assert all(set(g) == {"id", "deal", "date", "result", "moves", "daily"}
+                   for g in data["games"])  # fmt: skip
+
+    def test_every_name_an_object_inherits_is_a_device_like_any(
+        self, pages: PageFactory, site_url: str, tmp_path: Path
+    ) -> None:
+        """Devices named constructor, toString, __proto__ ... each count, exactly once.
+
+        Every name of Object.prototype that the id rule admits, as a file's device and among
+        its imported devices: the figures were NaN, or a device's counts went missing.
+        """
+        page = pages()
+        boot(page, link(site_url, 3))
+        names = page.evaluate("() => Object.getOwnPropertyNames(Object.prototype)")
+        names = [name for name in names if ID.match(name)]
+        assert {"constructor", "toString", "__proto__", "valueOf", "hasOwnProperty"} <= set(names)
+        first, *others = names
+        counts = {name: {"played": 10 + index, "won": index, "best": 1}
+                  for index, name in enumerate(others)}  # fmt: skip
+        data = archive(first, statistics={"played": 5, "won": 5, "streak": 2, "best": 3},
+                       imported=counts)  # fmt: skip
+        path = written(tmp_path, "inherited", data)
+        import_file(page, path, "Imported: no new game")
+        played = 5 + sum(entry["played"] for entry in counts.values())
+        won = 5 + sum(entry["won"] for entry in counts.values())
+        assert figures(page)["played"] == f"{played:,}"
+        assert figures(page)["won"] == f"{won:,}"
+        import_file(page, path, "Nothing new in this file")
+        assert figures(page)["played"] == f"{played:,}"
+        stored = json.loads(page.evaluate("() => localStorage.getItem('freecell.imported')"))
+        assert set(stored["devices"]) == set(names)
+        _, exported = export(page, tmp_path)
+        assert set(exported["imported"]) == set(names)
+        for name in names:  # each as the file's own device, more games than before: it grows
+            more = archive(name, statistics={"played": 100, "won": 1, "streak": 0, "best": 1})
+            import_file(page, written(tmp_path, f"as-{name}", more), "Imported: no new game")
+        text = page.locator("dialog#stats").inner_text()
+        assert "NaN" not in text
+        assert figures(page)["played"] == f"{100 * len(names):,}"
+
+    def test_a_file_of_counts_without_games_says_what_it_did(
+        self, pages: PageFactory, site_url: str, tmp_path: Path
+    ) -> None:
+        """Counts and no game: "no new game", the figures up (it said "Nothing changed")."""
+        page = pages()
+        boot(page, link(site_url, 3))
+        data = archive("elsewhere", statistics={"played": 7, "won": 4, "streak": 1, "best": 2})
+        path = written(tmp_path, "counts", data)
+        import_file(page, path, "Imported: no new game; the statistics and settings now include")
+        assert figures(page)["played"] == "7"
+        import_file(page, path, "Nothing new in this file")
 
 
 class TestMyGames:
@@ -233,12 +360,28 @@ def files(valid: dict[str, Any]) -> dict[str, tuple[bytes, str]]:
         "script-setting": (changed(["settings", "freecell.deck"], HOSTILE), "“settings."),
         "script-device": (changed(["device"], HOSTILE), "“device”"),
         "deal-range": (changed(["games", 0, "deal"], 2**40), "“games[0].deal”"),
+        "played-beyond": (changed(["statistics", "played"], BEYOND), "more than 1,000,000,000"),
+        "best-beyond": (
+            changed(["imported"], {"b": {"played": 1, "won": 1, "best": BEYOND}}),
+            "“imported.b.best” is more than 1,000,000,000",
+        ),
+        "fewest-beyond": (changed(["deals", "1", "fewest"], BEYOND), "“deals.1.fewest”"),
+        "long-id-beyond": (  # the field quoted as every message quotes: 40 characters and "…"
+            changed(["imported"], {"d" * 64: {"played": 1, "won": 1, "best": BEYOND}}),
+            f"“imported.{'d' * 31}…” is more than",
+        ),
+        "same-game-thrice": (changed(["games"], valid["games"] * 3), "“games[1].id”"),
+        "dated-9999": (
+            changed(["games", 0, "date"], "9999-12-31T00:00:00.000Z"),
+            "“games[0].date”",
+        ),
     }
 
 
 KINDS = ["not-json", "ten-megabytes", "not-ours", "version", "played-text", "won-over-played",
          "games-object", "script-id", "script-moves", "script-setting", "script-device",
-         "deal-range"]  # fmt: skip
+         "deal-range", "played-beyond", "best-beyond", "fewest-beyond", "long-id-beyond",
+         "same-game-thrice", "dated-9999"]  # fmt: skip
 
 
 class TestBadFiles:

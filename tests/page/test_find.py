@@ -10,6 +10,28 @@ from playwright.sync_api import Page, ViewportSize, expect
 from freecell import CARD_CODES, card_unicode, deal, format_deal
 from helpers import link, menu, open_in_place, screenshot, settle
 
+PASTE_JS = """async (field, text) => {
+  field.value = text;
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const result = document.querySelector("#find-result");
+  window.__answered = new Promise((done) => {
+    const button = document.querySelector("[data-action=find-deal]");
+    button.addEventListener("click", () => {
+      const clicked = performance.now();
+      const watch = new MutationObserver(() => {
+        if (document.querySelector("dialog#find").hasAttribute("aria-busy")) return;
+        watch.disconnect();  // the answer, not "Searching…"
+        done((performance.now() - clicked) / 1000);
+      });
+      watch.observe(result, { childList: true, characterData: true, subtree: true });
+    }, { once: true, capture: true });
+  });
+}"""
+"""Paste `text` into the field (laid out again), and time Find's click to its answer in the page:
+`window.__answered` resolves with the seconds."""
+SLOWER = 3
+"""How much slower than the figures promised a test lets a shared, busy machine be."""
+
 
 def first_row(number: int) -> str:
     """Return a deal's first 8 cards as the task prints them."""
@@ -103,11 +125,52 @@ class TestFindDialog:
         table.locator("[data-action=find-deal]").click()
         expect(table.locator("#find-result")).to_contain_text(says)
 
+    def test_a_megabyte_pasted_is_refused_at_once(self, table: Page, site_url: str) -> None:
+        """1 MB and 3 MB of cards are refused within 0.2 s of Find, saying the ceiling.
+
+        The size is judged before anything is parsed: it took 6 s and 33 s.
+        """
+        open_in_place(table, link(site_url, 1))
+        open_find(table)
+        field = table.locator("textarea#layout")
+        for size in (1_000_000, 3_000_000):
+            text = "JD 2D 9H " * (size // 9)
+            field.evaluate(PASTE_JS, text)  # as a paste leaves it, the field laid out again
+            table.locator("[data-action=find-deal]").click()
+            expect(table.locator("#find-result")).to_contain_text(f"{len(text):,} characters")
+            seconds = table.evaluate("() => window.__answered")
+            assert seconds < 0.2, seconds
+            expect(table.locator("#find-result")).to_contain_text("at most 10,000")
+            expect(table.locator("dialog#find")).not_to_have_attribute("aria-busy", "true")
+        field.fill("JD 2D 9H JC 5D 7H 7C 5H")  # the dialog works on
+        table.locator("[data-action=find-deal]").click()
+        expect(table.locator("#board")).to_have_attribute("data-deal", "1")
+
+    def test_three_cards_list_their_first_20_deals(self, table: Page, site_url: str) -> None:
+        """Three cards, JD 2D 9H (65,000 deals), list their first 20 within 2 s (it took 14 s).
+
+        The search took every deal of the first generator before it listed any.
+        """
+        open_in_place(table, link(site_url, 617))
+        open_find(table)
+        table.locator("textarea#layout").fill("JD 2D 9H")
+        start = time.monotonic()
+        table.locator("[data-action=find-deal]").click()
+        links = table.locator("#find-result a[data-deal]")
+        expect(links).to_have_count(20, timeout=30_000)
+        seconds = time.monotonic() - start
+        assert seconds < 2 * SLOWER, seconds
+        expect(table.locator("#find-result")).to_contain_text("More than 20 deals")
+        numbers = [int(n or "0") for n in links.evaluate_all("(a) => a.map((x) => x.dataset.deal)")]
+        assert numbers[:4] == [1, 73649, 95358, 190829]
+        assert numbers == sorted(numbers)
+        table.keyboard.press("Escape")
+
     def test_escape_ends_the_search_and_the_game_plays_on(self, table: Page, site_url: str) -> None:
         """Escape closes the dialog mid-search: nothing opens, focus returns, keys work."""
         open_in_place(table, link(site_url, 1))
         open_find(table)
-        table.locator("textarea#layout").fill("KS QH JC")  # every deal that begins so: seconds
+        table.locator("textarea#layout").fill("KS QH JC TD")  # its first 20 deals: a second or more
         table.locator("[data-action=find-deal]").click()
         table.keyboard.press("Escape")
         expect(table.locator("dialog#find")).to_be_hidden()

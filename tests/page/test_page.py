@@ -347,6 +347,33 @@ class TestNavigation:
         finally:
             other.close()
 
+    def test_a_name_no_one_gives_leaves_the_url(self, app: Page, site_url: str) -> None:
+        """?%00deal=1 (a NUL, then "deal") opens a deal, and the URL keeps no %00 name.
+
+        Another site's parameter (utm_source) stays, as it was; the NUL name stayed too.
+        """
+        other = app.context.new_page()
+        try:
+            boot(other, f"{site_url}?%00deal=1&utm_source=news&%20=x")
+            expect(other.locator("#board")).to_have_attribute("data-deal", re.compile(r"\d+"))
+            expect(other).to_have_url(re.compile(r"[?&]utm_source=news(&|$)"))
+            query = urlsplit(other.url).query
+            assert "%00" not in query
+            assert "%20" not in query
+            assert "+=" not in query
+        finally:
+            other.close()
+
+    def test_two_moves_are_refused_as_two_deals_are(self, app: Page, site_url: str) -> None:
+        """&moves=83&moves=2a is refused, saying why, as two deals are (they were joined)."""
+        open_in_place(app, f"{site_url}?deal=617")
+        watch_alert(app)
+        app.evaluate(OPEN_IN_PLACE_JS, f"{site_url}?deal=1&moves=5a&moves=5b")
+        expect_new_alert(app, "names its moves more than once")
+        assert_nothing_injected(app)
+        expect(app.locator("#board")).not_to_have_attribute("data-moves", "5a,5b")
+        assert "moves=" not in urlsplit(app.url).query
+
 
 class TestKeyboard:
     def test_n_and_p(self, app: Page) -> None:

@@ -9,9 +9,13 @@
 // this device's own counts, passed back) counts nothing twice. A file is checked whole before
 // anything changes: a bad one is refused with the reason, and nothing is lost. Nothing from a
 // file is ever read as HTML: every text goes in as text, and every value is checked against
-// what it may be.
-import { t } from "./i18n.js";
-import { isDate, isDeal, isDealKey, isId, newId, utcDate } from "./identity.js";
+// what it may be. An import never costs this device a game of its own: the log keeps the
+// latest GAMES_KEPT games, this device's first, and a file's game dated after now is refused.
+// Every record keyed by what a file names (a device's id may be "constructor" or "__proto__")
+// is a map without a prototype (`dict`), so that no name reads what every object inherits.
+import { formatNumber, t } from "./i18n.js";
+import { MAX_COUNT, isCount, isDate, isDeal, isDealKey, isId, newId, utcDate } from "./identity.js";
+import { shorten } from "./messages.js";
 import { MOVE } from "./state.js";
 import { SETTINGS } from "./settings.js";
 import { dailyStreak } from "./stats.js";
@@ -24,9 +28,13 @@ export const MAX_BYTES = 2_000_000; // a file larger than this is no export of o
 const GAMES_KEY = "freecell.games";
 const IMPORTED_KEY = "freecell.imported";
 const DEVICE_KEY = "freecell.device";
-const GAMES_KEPT = 300; // the latest games, kept and exported
+const GAMES_KEPT = 300; // the latest games, kept and exported: this device's own first
 const LISTED = 50; // the latest games in "My games"
 const MOST = { devices: 1000, daily: 5000, deals: 100_000, games: 5000, moves: 5000 };
+// A file's game is dated from the page's first day (a game cannot be older) to now (a day
+// later still passes: another device's clock may be ahead).
+const FIRST_DAY = Date.parse("2026-11-26T00:00:00Z");
+const CLOCK_AHEAD_MS = 86_400_000;
 const RESULTS = ["playing", "won", "solved"];
 const RESULT_WORDS = {
   playing: () => t("games.playing"),
@@ -38,7 +46,8 @@ const RESULT_WORDS = {
 const FILED = Object.fromEntries(Object.values(SETTINGS).map((setting) => [setting.key, setting]));
 
 const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
-const isCount = (value) => Number.isSafeInteger(value) && value >= 0;
+/** A record keyed by names a file gives: no key reads an inherited value. */
+const dict = () => Object.create(null);
 
 /** Why a file is refused: `say()` says it in the language (our own words, never the file's). */
 class Refusal extends Error {
@@ -55,24 +64,39 @@ const REFUSALS = {
   version: () => t("archive.version", { version: VERSION }),
 };
 
+/** Refuse the file unless `ok`, naming the field (quoted as messages quote: 40 characters). */
 function need(ok, field) {
-  if (!ok) throw new Refusal(() => t("archive.bad-field", { field }));
+  if (!ok) throw new Refusal(() => t("archive.bad-field", { field: shorten(field) }));
+}
+
+/** Check a count: a whole number, at most MAX_COUNT (the refusal says so). */
+function needCount(value, field) {
+  if (Number.isSafeInteger(value) && value > MAX_COUNT) {
+    const params = { field: shorten(field), max: formatNumber(MAX_COUNT) };
+    throw new Refusal(() => t("archive.too-many", params));
+  }
+  need(isCount(value), field);
 }
 
 function tally(value, field) {
   need(isObject(value), field);
-  for (const name of ["played", "won", "best"]) need(isCount(value[name]), `${field}.${name}`);
+  for (const name of ["played", "won", "best"]) needCount(value[name], `${field}.${name}`);
   need(value.won <= value.played, `${field}.won`);
   return { played: value.played, won: value.won, best: value.best };
 }
 
-function game(value, field) {
+/**
+ * A game of the log, checked. One from a file (`now`: the time of the import) is dated from
+ * FIRST_DAY to now; the log's own are taken as this device dated them.
+ */
+function game(value, field, now = null) {
   need(isObject(value), field);
   const { id, deal, date, result, moves, daily } = value;
   need(isId(id), `${field}.id`);
   need(isDeal(deal), `${field}.deal`);
   const when = typeof date === "string" && date.length <= 40 ? Date.parse(date) : Number.NaN;
   need(!Number.isNaN(when), `${field}.date`);
+  need(now === null || (when >= FIRST_DAY && when <= now + CLOCK_AHEAD_MS), `${field}.date`);
   need(RESULTS.includes(result), `${field}.result`);
   need(typeof moves === "string" && moves.length <= MOST.moves * 5, `${field}.moves`);
   const tokens = moves ? moves.split(",") : [];
@@ -86,7 +110,7 @@ function game(value, field) {
  * Read a file's text: the archive it holds, every value checked, or a Refusal (thrown) that
  * says what is wrong. Unknown fields are left out (a later version's), unknown settings too.
  */
-export function parseArchive(text) {
+export function parseArchive(text, now = Date.now()) {
   if (text.length > MAX_BYTES) throw new Refusal(REFUSALS.tooLarge);
   let value;
   try {
@@ -99,9 +123,9 @@ export function parseArchive(text) {
   need(isId(value.device), "device");
   need(isObject(value.statistics), "statistics");
   const own = tally(value.statistics, "statistics");
-  need(isCount(value.statistics.streak), "statistics.streak");
+  needCount(value.statistics.streak, "statistics.streak");
   need(isObject(value.imported) && Object.keys(value.imported).length <= MOST.devices, "imported");
-  const imported = {};
+  const imported = dict();
   for (const [device, counts] of Object.entries(value.imported)) {
     need(isId(device), "imported");
     imported[device] = tally(counts, `imported.${device}`);
@@ -109,21 +133,28 @@ export function parseArchive(text) {
   need(Array.isArray(value.daily) && value.daily.length <= MOST.daily, "daily");
   need(value.daily.every(isDate), "daily");
   need(isObject(value.deals) && Object.keys(value.deals).length <= MOST.deals, "deals");
-  const deals = {};
+  const deals = dict();
   for (const [deal, entry] of Object.entries(value.deals)) {
     need(isDealKey(deal), "deals");
-    need(isObject(entry) && isCount(entry.fewest) && entry.fewest > 0, `deals.${deal}`);
+    need(isObject(entry), `deals.${deal}`);
+    needCount(entry.fewest, `deals.${deal}.fewest`);
+    need(entry.fewest > 0, `deals.${deal}.fewest`);
     deals[deal] = { fewest: entry.fewest };
   }
   need(isObject(value.settings), "settings");
-  const settings = {};
+  const settings = dict();
   for (const [key, setting] of Object.entries(value.settings)) {
     if (!Object.hasOwn(FILED, key)) continue; // another version's setting
     need(FILED[key].values.includes(setting), `settings.${key}`);
     settings[key] = setting;
   }
   need(Array.isArray(value.games) && value.games.length <= MOST.games, "games");
-  const games = value.games.map((entry, index) => game(entry, `games[${index}]`));
+  const games = value.games.map((entry, index) => game(entry, `games[${index}]`, now));
+  const ids = new Set();
+  games.forEach(({ id }, index) => {
+    need(!ids.has(id), `games[${index}].id`); // a game is in a file once
+    ids.add(id);
+  });
   const { device, statistics } = value;
   const daily = [...value.daily];
   return { device, own, streak: statistics.streak, imported, daily, deals, settings, games };
@@ -142,9 +173,9 @@ function deviceId() {
 /** What came from other devices: {devices: {id: tally}, daily: [dates], deals: {deal: {fewest}}} */
 function readImported() {
   const value = local.readJson(IMPORTED_KEY, null);
-  const empty = { devices: {}, daily: [], deals: {} };
+  const empty = { devices: dict(), daily: [], deals: dict() };
   if (!isObject(value)) return empty;
-  const devices = {};
+  const devices = dict();
   for (const [id, counts] of Object.entries(isObject(value.devices) ? value.devices : {})) {
     try {
       if (isId(id)) devices[id] = tally(counts, id);
@@ -153,24 +184,47 @@ function readImported() {
     }
   }
   const daily = Array.isArray(value.daily) ? value.daily.filter(isDate) : [];
-  const deals = {};
+  const deals = dict();
   for (const [deal, entry] of Object.entries(isObject(value.deals) ? value.deals : {})) {
     const sound = isObject(entry) && isCount(entry.fewest) && entry.fewest > 0;
-    if (isDealKey(deal) && sound) deals[deal] = entry;
+    if (isDealKey(deal) && sound) deals[deal] = { fewest: entry.fewest };
   }
   return { devices, daily, deals };
 }
 
+/**
+ * The games log, oldest first: each game as game() checks it, marked `imported: true` if it
+ * came from a file (a log older than the mark holds this device's games only), each id once.
+ */
 function readGames() {
   const value = local.readJson(GAMES_KEY, []);
   if (!Array.isArray(value)) return [];
+  const ids = new Set();
   return value.flatMap((entry, index) => {
     try {
-      return [game(entry, String(index))];
+      const checked = game(entry, String(index));
+      if (ids.has(checked.id)) return [];
+      ids.add(checked.id);
+      return [entry.imported === true ? { ...checked, imported: true } : checked];
     } catch {
       return [];
     }
   });
+}
+
+/** Of games sorted by date, the latest GAMES_KEPT: this device's own first, then imported. */
+function kept(games) {
+  const own = games.filter((entry) => !entry.imported).length;
+  let room = Math.max(0, GAMES_KEPT - own); // for the latest imported games
+  let ownRoom = GAMES_KEPT;
+  const chosen = [];
+  for (let index = games.length - 1; index >= 0; index -= 1) {
+    const entry = games[index];
+    if (entry.imported ? room > 0 : ownRoom > 0) chosen.push(entry);
+    if (entry.imported) room -= 1;
+    else ownRoom -= 1;
+  }
+  return chosen.reverse();
 }
 
 /** Whether one list of moves begins with the other (a game undone, or played on). */
@@ -197,7 +251,7 @@ export function createArchive(stats, controls = (selector) => document.querySele
   const loadGames = () => (gamesRead ??= readGames());
   const loadImported = () => (importedRead ??= readImported());
   function saveGames(games) {
-    gamesRead = games.slice(-GAMES_KEPT);
+    gamesRead = kept(games);
     local.writeJson(GAMES_KEY, gamesRead); // storage off or full: they last as long as the page
   }
   function saveImported(imported) {
@@ -239,7 +293,7 @@ export function createArchive(stats, controls = (selector) => document.querySele
   function contents() {
     const own = stats.figures();
     const imported = loadImported();
-    const deals = { ...imported.deals };
+    const deals = Object.assign(dict(), imported.deals);
     for (const [key, { fewest }] of Object.entries(stats.wonDeals())) {
       deals[key] = { fewest: Math.min(deals[key]?.fewest ?? Infinity, fewest) };
     }
@@ -264,7 +318,7 @@ export function createArchive(stats, controls = (selector) => document.querySele
       daily: [...new Set([...stats.dailyDates(), ...imported.daily])].sort(),
       deals,
       settings,
-      games: loadGames(),
+      games: loadGames().map(({ imported: _, ...entry }) => entry),
     };
   }
 
@@ -280,11 +334,14 @@ export function createArchive(stats, controls = (selector) => document.querySele
     setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
   }
 
-  /** Merge an archive (parseArchive's); return how many games were new. */
+  /**
+   * Merge an archive (parseArchive's); return {count, changed}: how many games were new, and
+   * whether anything changed (the counts, daily dates, deals or settings, games or not).
+   */
   function merge(archive) {
     const self = deviceId();
     const imported = loadImported();
-    const devices = { ...imported.devices };
+    const devices = Object.assign(dict(), imported.devices);
     const take = (id, counts) => {
       if (id === self) return; // this device's own counts, passed back: counted already
       const before = devices[id] ?? { played: 0, won: 0, best: 0 };
@@ -297,18 +354,23 @@ export function createArchive(stats, controls = (selector) => document.querySele
     take(archive.device, archive.own);
     for (const [id, counts] of Object.entries(archive.imported)) take(id, counts);
     const daily = [...new Set([...imported.daily, ...archive.daily])].sort().slice(-MOST.daily);
-    const deals = { ...imported.deals };
+    const deals = Object.assign(dict(), imported.deals);
     for (const [deal, { fewest }] of Object.entries(archive.deals)) {
       deals[deal] = { fewest: Math.min(deals[deal]?.fewest ?? Infinity, fewest) };
     }
     const games = loadGames();
     const known = new Set(games.map((entry) => entry.id));
-    const added = archive.games.filter((entry) => !known.has(entry.id));
+    const added = archive.games
+      .filter((entry) => !known.has(entry.id))
+      .map((entry) => ({ ...entry, imported: true }));
     const merged = [...games, ...added].sort((a, b) => a.date.localeCompare(b.date));
-    saveImported({ devices, daily, deals });
+    const next = { devices, daily, deals };
+    let changed = JSON.stringify(next) !== JSON.stringify(imported);
+    saveImported(next);
     saveGames(merged);
-    const kept = new Set(loadGames().map((entry) => entry.id)); // the latest are kept
-    const counted = added.filter((entry) => kept.has(entry.id));
+    const stayed = new Set(loadGames().map((entry) => entry.id)); // the latest are kept
+    const counted = added.filter((entry) => stayed.has(entry.id));
+    changed ||= counted.length > 0;
     for (const [key, value] of Object.entries(archive.settings)) {
       const setting = FILED[key];
       const control = controls(setting.control);
@@ -323,8 +385,9 @@ export function createArchive(stats, controls = (selector) => document.querySele
         control.value = wanted;
       }
       control.dispatchEvent(new Event("change", { bubbles: true }));
+      changed = true;
     }
-    return counted.length;
+    return { count: counted.length, changed };
   }
 
   /**
@@ -334,8 +397,10 @@ export function createArchive(stats, controls = (selector) => document.querySele
   async function importFile(file) {
     try {
       if (file.size > MAX_BYTES) throw new Refusal(REFUSALS.tooLarge);
-      const count = merge(parseArchive(await file.text()));
-      const say = count ? () => t("archive.imported", { count }) : () => t("archive.nothing-new");
+      const { count, changed } = merge(parseArchive(await file.text()));
+      let say = () => t("archive.nothing-new");
+      if (count) say = () => t("archive.imported", { count });
+      else if (changed) say = () => t("archive.updated");
       return { say, refused: false };
     } catch (error) {
       return { say: error instanceof Refusal ? error.say : REFUSALS.notJson, refused: true };
@@ -363,7 +428,7 @@ export function createArchive(stats, controls = (selector) => document.querySele
     /** Forget everything: the statistics, the other devices' counts and the games. */
     reset() {
       stats.reset();
-      saveImported({ devices: {}, daily: [], deals: {} });
+      saveImported({ devices: dict(), daily: [], deals: dict() });
       saveGames([]);
     },
     /** The latest games, newest first (at most LISTED). */

@@ -201,10 +201,14 @@ export function createDeals({ state, bridge, call, view, messages, stats, enqueu
   function fromUrl(entry, address = location.search) {
     let search = null;
     const opened = enqueue(async () => {
-      const { deal, moves, daily, grade } = readUrl(address);
+      const { deal, moves, manyMoves, daily, grade } = readUrl(address);
       if (deal.kind === "many") {
         const params = { min: String(rules.min_deal), max: String(rules.max_deal) };
         await refusedLink(() => t("link.many-deals", params));
+        return;
+      }
+      if (manyMoves) {
+        await refusedLink(() => t("link.many-moves"));
         return;
       }
       const anyDeal = deal.kind === "none" || deal.text.trim().toLowerCase() === "random";

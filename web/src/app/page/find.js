@@ -66,10 +66,21 @@ export function createFind({ dom, call, open, dialogs, state, messages }) {
 
   async function find() {
     const token = ++asked;
+    const text = dom.layout.value;
+    if (text.length > rules.max_layout_chars) {
+      // Refused before it is sent (Python would refuse it too): a megabyte's paste, at once.
+      if (searching) call("identify_stop");
+      searching = false;
+      dom.find.removeAttribute("aria-busy");
+      const params = { count: text.length, max: rules.max_layout_chars };
+      const coded = { code: "layout-too-large", params };
+      say(() => fromPython(coded.code, coded, null));
+      return;
+    }
     searching = true;
     dom.find.setAttribute("aria-busy", "true");
     say(() => t("find.searching"));
-    const reply = await call("identify", { text: dom.layout.value });
+    const reply = await call("identify", { text });
     if (token !== asked) return; // a newer search answers
     searching = false;
     dom.find.removeAttribute("aria-busy");

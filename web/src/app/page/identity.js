@@ -9,6 +9,13 @@ const ID = /^[\w-]{1,64}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DEAL_KEY = /^-?\d{1,10}$/;
 
+/**
+ * The most any count may be (games played, won, a streak, a deal's fewest moves): far beyond a
+ * lifetime of games, and small enough that the sum of the counts of every device a file may
+ * name (archive.js) is still a whole number JavaScript counts exactly.
+ */
+export const MAX_COUNT = 10 ** 9;
+
 /** A new id (a game's, a device's, an epoch's): 64 random bits in hex; randomUUID needs https. */
 export function newId() {
   const words = crypto.getRandomValues(new Uint32Array(2));
@@ -18,6 +25,11 @@ export function newId() {
 /** Whether a value is an id. */
 export function isId(value) {
   return typeof value === "string" && ID.test(value);
+}
+
+/** Whether a value is a count: a whole number from 0 to MAX_COUNT. */
+export function isCount(value) {
+  return Number.isSafeInteger(value) && value >= 0 && value <= MAX_COUNT;
 }
 
 /** Whether a value is a deal's number: from rules.min_deal to rules.max_deal, or special. */

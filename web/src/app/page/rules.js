@@ -2,8 +2,9 @@
 // of the notation, a move's syntax, the deal numbers, the cards' ranks and suits (a card's code
 // is its rank then its suit; the suits' symbols), the red suits, the grades of difficulty
 // (easiest first), what a deal's fewest free cells can be, how much of a user's text a
-// message quotes, and the automatic-move choices. tests/library/test_rules_js.py checks every value
-// against the library's own constants; keep this a plain JSON object for that.
+// message quotes, the automatic-move choices, and the longest text Find reads as a layout.
+// tests/library/test_rules_js.py checks every value against the library's own constants; keep
+// this a plain JSON object for that.
 export default {
   "cascades": "12345678",
   "freecells": "abcd",
@@ -20,5 +21,6 @@ export default {
   "grades": [1, 2, 3, 4, 5],
   "min_cells": [0, 1, 2, 3, 4, "impossible", "unknown"],
   "quote_limit": 40,
-  "auto_play": ["off", "safe", "all"]
+  "auto_play": ["off", "safe", "all"],
+  "max_layout_chars": 10000
 };

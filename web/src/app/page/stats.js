@@ -17,7 +17,7 @@
 // remembers the latest games' ids, so an event applied twice counts once; and for a while after
 // a change, each write another tab makes is checked for this tab's games, which are added
 // again if that write did not hold them (a tab that wrote from a copy older than this change).
-import { isDate, isDeal, isDealKey, isId, newId, utcDate } from "./identity.js";
+import { isCount, isDate, isDeal, isDealKey, isId, newId, utcDate } from "./identity.js";
 import { local, session } from "./storage.js";
 
 const KEY = "freecell.stats";
@@ -42,7 +42,7 @@ export function dailyStreak(dates, today) {
 }
 
 function count(value) {
-  return Number.isSafeInteger(value) && value >= 0 ? value : 0;
+  return isCount(value) ? value : 0;
 }
 
 const isRecord = (value) => Boolean(value) && typeof value === "object" && !Array.isArray(value);

@@ -5,11 +5,16 @@
 // only reads text from it and hands that to Python; nothing from the URL is inserted as HTML.
 import { MOVE } from "./state.js";
 
+// Another site's parameter (utm_source, fbclid) stays in the URL; a name of other characters
+// (a NUL, a space, nothing) is no one's and goes.
+const KEPT_NAME = /^[\w.~-]{1,64}$/;
+
 /**
- * What the URL asks for: {deal, moves, language, daily, grade}, where deal is {kind: "none"},
- * {kind: "one", text} or {kind: "many"}, moves the comma-joined `moves` values, language
- * the `lang` value or null, daily the `daily` value ("" for today) or null, and grade the
- * `grade` value or null.
+ * What the URL asks for: {deal, moves, manyMoves, language, daily, grade}, where deal is
+ * {kind: "none"}, {kind: "one", text} or {kind: "many"}, moves the `moves` value ("" if none),
+ * manyMoves whether there are several (refused as several deals are), language the `lang`
+ * value or null, daily the `daily` value ("" for today) or null, and grade the `grade` value
+ * or null.
  */
 export function readUrl(search = location.search) {
   const params = new URLSearchParams(search);
@@ -17,9 +22,11 @@ export function readUrl(search = location.search) {
   let deal = { kind: "none" };
   if (deals.length === 1) deal = { kind: "one", text: deals[0] };
   else if (deals.length > 1) deal = { kind: "many" };
+  const moves = params.getAll("moves");
   return {
     deal,
-    moves: params.getAll("moves").join(","),
+    moves: moves.length === 1 ? moves[0] : "",
+    manyMoves: moves.length > 1,
     language: params.get("lang"),
     daily: params.get("daily"),
     grade: params.get("grade"),
@@ -58,8 +65,8 @@ export function openLinksInPlace(container, open) {
   container.addEventListener("click", (event) => {
     const anchor = event.target.closest("a[href]");
     if (!anchor || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
-    const { deal, moves } = readUrl(anchor.search);
-    if (deal.kind !== "one") return;
+    const { deal, moves, manyMoves } = readUrl(anchor.search);
+    if (deal.kind !== "one" || manyMoves) return;
     event.preventDefault();
     open(deal.text, moves);
   });
@@ -85,6 +92,7 @@ export function writeUrl(state, { replace = true } = {}) {
   parts.push(...languageParams(state));
   const shown = state.deal === null ? [] : ["daily", "grade"];
   for (const name of ["deal", "moves", "lang", ...shown]) params.delete(name);
+  for (const name of new Set(params.keys())) if (!KEPT_NAME.test(name)) params.delete(name);
   const rest = params.toString();
   url.search = [...parts, ...(rest ? [rest] : [])].join("&");
   if (url.href === location.href) return;
