@@ -2,8 +2,8 @@
 
 import argparse
 import io
-import os
 import signal
+import threading
 import traceback
 from collections.abc import Callable
 from typing import TextIO
@@ -209,7 +209,9 @@ class TestSignals:
         def stopped(text: str) -> int:
             if not sent:
                 sent.append(text)
-                os.kill(os.getpid(), signal.SIGTERM)  # arrives while argparse is at work
+                # at the main thread, which holds it while argparse is at work: sent to the
+                # process, another thread (pytest-xdist's) would take it and run the handler at once
+                signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGTERM)
             return int(text)
 
         def stop(signum: int, frame: object) -> None:
