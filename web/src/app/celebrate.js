@@ -72,7 +72,7 @@ export function celebrate(table, piles, { random = Math.random } = {}) {
       x: stack.x,
       y: stack.y,
       vx: side * width * (0.22 + 0.3 * random()),
-      vy: -height * (0.15 + 0.55 * random()),
+      vy: -height * (0.05 + 0.3 * random()), // a hop: a card near the top stays in sight
       floor: height - stack.size.height,
       out: stack.size.width,
     });
