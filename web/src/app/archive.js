@@ -5,8 +5,8 @@
 // The statistics (stats.js) stay this device's own; what came from other devices' files is kept
 // beside them, per device, as each device's counts (played, won, best streak), and the figures
 // add them up. A merge takes the larger count of each device, the union of the daily dates
-// and games and the fewest moves and best time of each deal, so importing a file twice (or a file that holds
-// this device's own counts, passed back) counts nothing twice. A file is checked whole before
+// and games and the fewest moves and best time of each deal, so importing a file twice (or a
+// file that holds this device's own counts, passed back) counts nothing twice. A file is checked whole before
 // anything changes: a bad one is refused with the reason, and nothing is lost. Nothing from a
 // file is ever read as HTML: every text goes in as text, and every value is checked against
 // what it may be.

@@ -157,7 +157,8 @@ export function createTimer({ state, element, toggle, hidden = () => document.hi
       if (game.deal !== state.clock.deal || game.move_count === 0) {
         const kept = keptClocks();
         const fresh = game.move_count === 0;
-        state.clock = (!fresh && storedClock(game.deal, kept[game.deal])) || newClock(game.deal, fresh);
+        const stored = fresh ? null : storedClock(game.deal, kept[game.deal]);
+        state.clock = stored ?? newClock(game.deal, fresh);
         if (fresh && Object.hasOwn(kept, game.deal)) {
           delete kept[game.deal]; // a new game of the deal: its last game's time is gone
           session.writeJson(KEY, kept);
