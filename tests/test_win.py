@@ -20,8 +20,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from helpers import (
-    PHONE,
     PHONE_OPTIONS,
+    SIDEWAYS_OPTIONS,
     PageFactory,
     blur,
     boot,
@@ -251,26 +251,31 @@ class TestCelebration:
 
 
 class TestPhone:
+    @pytest.mark.parametrize("sideways", [False, True], ids=["upright", "sideways"])
     def test_the_clock_fits_the_bar(
-        self, pages: PageFactory, site_url: str, request: pytest.FixtureRequest
+        self, pages: PageFactory, site_url: str, request: pytest.FixtureRequest, sideways: bool
     ) -> None:
-        """Upright, the clock is in the bar's second row, the menu's toggle still in the first.
+        """On a phone the clock is under the move count: the bar is no wider or taller with it.
 
-        The bar is as tall with the clock as without it.
+        Upright the menu's toggle stays in the first row and the bar is as tall as without the
+        clock; sideways the bar stays one row.
         """
-        page = pages(**PHONE_OPTIONS)
-        boot(page, link(site_url, 617, ["8a", "8b"]))
+        page = pages(**(SIDEWAYS_OPTIONS if sideways else PHONE_OPTIONS))
+        boot(page, link(site_url, 617, solution(617)[:12]))
+        expect(page.locator("#board")).to_have_attribute("data-difficulty", re.compile("."))
         timer = page.locator("#timer").bounding_box()
+        count = page.locator("#moves-count").bounding_box()
         field = page.locator("#deal").bounding_box()
         toggle = page.locator(".more-toggle").bounding_box()
         assert timer is not None
+        assert count is not None
         assert field is not None
         assert toggle is not None
-        assert timer["x"] >= 0
-        assert timer["x"] + timer["width"] <= PHONE["width"]
-        assert toggle["y"] == field["y"]  # the menu's "⋯" in the first row
-        assert timer["y"] > field["y"] + field["height"]  # the clock below it
-        screenshots(page, request.config, "win/clock-phone")
+        assert timer["y"] >= count["y"] + count["height"] - 2  # under the count
+        assert timer["y"] + timer["height"] <= field["y"] + field["height"] + 2  # in its row
+        assert toggle["y"] == field["y"]  # the menu's toggle in the first row
+        name = "sideways" if sideways else "upright"
+        screenshots(page, request.config, f"win/clock-phone-{name}")
         bar = page.locator("header.bar").bounding_box()
         menu(page)
         page.locator("input#show-timer").uncheck()
