@@ -11,7 +11,7 @@ again when the table's look changes.
 
 from __future__ import annotations
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import ViewportSize, sync_playwright
 
 from devtools.chromium import CHROMIUM_ARGS, chromium_executable
 from devtools.page import poll
@@ -19,7 +19,7 @@ from devtools.paths import DIST, ROOT
 from devtools.site_server import serve
 
 PICTURE = ROOT / "web" / "src" / "share" / "table.png"
-SIZE = {"width": 1200, "height": 630}
+SIZE: ViewportSize = {"width": 1200, "height": 630}
 LINK = "?deal=617&moves=8a,8b,8c,87,a2,c2,8d,8h"
 """Deal 617 eight moves in (its committed solution's first): cards in the free cells, one home."""
 
