@@ -16,6 +16,9 @@
                                              (docs/performance.md)
     python3 build.py wheel                   build the wheel into build/wheel/
 
+FREECELL_SITE_URL=https://.../ (the site's address) makes the previews of shared links name
+their picture by absolute URLs (SITE_URL); GitHub Pages' workflow sets it.
+
 Every command first creates or updates the virtual environment `.venv` with the dependency
 groups of pyproject.toml; it reinstalls only when pyproject.toml changed. The web runtime comes
 from the npm package `pyodide`, pinned in web/package.json and web/package-lock.json.
@@ -41,6 +44,7 @@ import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 from devtools.chromium import find_chromium
 from devtools.paths import DIST, PLAIN_DIST, PYODIDE, ROOT, WEB
@@ -64,9 +68,17 @@ PYTHON_TOOLS = ("compile_python.py", "record_generated.py")
 """The Python that compile_python.mjs runs in the runtime, beside it."""
 SHRINK_WASM = WEB / "tools" / "shrink_wasm.mjs"
 SERVICE_WORKER = "sw.js"
-LAZY = "data/"
-"""Files under this folder of the site are fetched when the page first needs them (the table
-of the fewest free cells): the service worker keeps them then, instead of at its install."""
+LAZY = ("data/", "share/")
+"""Files under these folders of the site are fetched when first asked for (the table of the
+fewest free cells, when the page needs it; the picture a shared link shows, by a chat app's
+reader, never by the page): the service worker keeps them then, instead of at its install."""
+SITE_URL = "FREECELL_SITE_URL"
+"""The environment variable that gives the site's address (https://.../, where index.html is
+served) to a build: the previews of shared links (Open Graph, Twitter cards) then name their
+picture and the page by absolute URLs, as Facebook's and X's readers need. Without it they stay
+relative (share/table.png), which readers that resolve URLs against the page take."""
+SHARED_URLS = re.compile(r'(<meta (?:property="og:image"|name="twitter:image") content=")([^"]*)"')
+"""The previews' URLs in index.html that a site's address makes absolute."""
 BUILD_LINE = re.compile(r'^const BUILD = "[^"]*";$', re.MULTILINE)
 """The line of sw.js that holds the build's id."""
 # The runtime files the page loads (its WebAssembly, pyodide.asm.wasm, goes into a folder named
@@ -354,6 +366,36 @@ def write_preloads(site: Path, urls: list[str]) -> None:
     page.write_text(text.replace(PRELOADS_PLACEHOLDER, links, 1))
 
 
+def site_address(value: str | None) -> str | None:
+    """Return the site's address as SITE_URL gives it (checked: http(s), ending in /), or None.
+
+    >>> site_address("https://example.org/freecell/")
+    'https://example.org/freecell/'
+    >>> site_address("")
+    """
+    if not value:
+        return None
+    if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?/", value):
+        sys.exit(f"build.py: {SITE_URL} must be the site's address, http(s)://.../, not {value!r}")
+    return value
+
+
+def write_site_address(page: str, address: str) -> str:
+    """Return index.html's text with the previews' URLs absolute under `address`, and og:url.
+
+    >>> text = '<meta property="og:image" content="share/table.png">'
+    >>> write_site_address(text, "https://example.org/f/")  # doctest: +NORMALIZE_WHITESPACE
+    '<meta property="og:image" content="https://example.org/f/share/table.png">
+      <meta property="og:url" content="https://example.org/f/">'
+    """
+    text, count = SHARED_URLS.subn(lambda m: f'{m[1]}{urljoin(address, m[2])}"', page)
+    if not count:
+        sys.exit("build.py: index.html has no og:image or twitter:image to make absolute")
+    tag = '<meta property="og:image" content="'
+    at = text.index(">", text.index(tag)) + 1
+    return f'{text[:at]}\n  <meta property="og:url" content="{address}">{text[at:]}'
+
+
 def seal(site: Path, manifest: dict[str, Any]) -> dict[str, Any]:
     """Finish a built site: every file's size and hash and the build's id into manifest.json.
 
@@ -472,6 +514,10 @@ def build_site(layers: frozenset[str] = frozenset(LAYERS)) -> Path:
         shutil.copy2(source, target)
         placed[key] = target.relative_to(site).as_posix()
     write_preloads(site, [RUNTIME_JS] if "stream" in layers else [])
+    address = site_address(os.environ.get(SITE_URL))
+    if address:
+        page = site / "index.html"
+        page.write_text(write_site_address(page.read_text(), address))
     seal(site, {**runtime, **placed, "layers": sorted(layers)})
     (site / ".nojekyll").write_text("")  # GitHub Pages: serve the files as they are
     return site

@@ -214,7 +214,7 @@ def settle(page: Page) -> None:
 
     Escape closes a dialog, puts a picked-up card down and stops Solve; the menu closes with
     its toggle. Tap-to-move is as the device starts it: on for a touch screen, off for a mouse.
-    The live guard is on.
+    The live guard and the clock are on.
     """
     blur(page)
     for _ in range(2):
@@ -228,6 +228,9 @@ def settle(page: Page) -> None:
     if not page.locator("input#live-check").is_checked():
         menu(page)
         page.locator("input#live-check").check()
+    if not page.locator("input#show-timer").is_checked():
+        menu(page)
+        page.locator("input#show-timer").check()
     coarse = page.evaluate("() => matchMedia('(pointer: coarse)').matches")
     if page.locator("input#tap-to-move").is_checked() != coarse:
         menu(page)

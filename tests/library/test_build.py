@@ -11,7 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from build import LAYERS, NEEDS, busy_cpu_seconds, chosen_layers, site_folder
+from build import (
+    LAYERS,
+    NEEDS,
+    busy_cpu_seconds,
+    chosen_layers,
+    site_address,
+    site_folder,
+    write_site_address,
+)
 from devtools.paths import DIST, PLAIN_DIST, ROOT
 
 LAYER_CHECK = re.compile(r"""layers\??\.(?:has|includes)\(\s*["'](\w+)["']\s*\)""")
@@ -72,3 +80,31 @@ def test_busy_cpu_seconds_count_work() -> None:
     after = busy_cpu_seconds()
     assert after is not None
     assert after - before >= 0.2
+
+
+class TestSiteAddress:
+    def test_the_previews_urls_become_absolute(self) -> None:
+        """With the site's address, og:image and twitter:image are absolute, and og:url added."""
+        page = (ROOT / "web" / "src" / "index.html").read_text(encoding="utf-8")
+        address = "https://example.org/freecell/"
+        text = write_site_address(page, address)
+        picture = f"{address}share/table.png"
+        assert f'<meta property="og:image" content="{picture}">' in text
+        assert f'<meta name="twitter:image" content="{picture}">' in text
+        assert f'<meta property="og:url" content="{address}">' in text
+        assert 'content="share/table.png"' not in text
+
+    @pytest.mark.parametrize(
+        "value",
+        ["example.org/", "https://example.org/freecell", "ftp://example.org/", "https://a b/"],
+    )
+    def test_an_address_that_is_none_is_refused(self, value: str) -> None:
+        """An address that is not http(s)://host/.../ stops the build with a message."""
+        with pytest.raises(SystemExit, match="FREECELL_SITE_URL"):
+            site_address(value)
+
+    def test_none_given_leaves_them_relative(self) -> None:
+        """No address (unset or empty): the build keeps the relative URLs."""
+        assert site_address(None) is None
+        assert site_address("") is None
+        assert site_address("https://example.org/") == "https://example.org/"

@@ -296,5 +296,13 @@ export default {
   "archive.not-ours": "This file can't be imported: it is not an export of FreeCell Deals. Nothing changed.",
   "archive.version": "This file can't be imported: this page reads version {version} of the export format. Nothing changed.",
   "archive.bad-field": "This file can't be imported: its “{field}” is not what an export holds. Nothing changed.",
-  "solve.searching": "Looking for a short solution…"
+  "solve.searching": "Looking for a short solution…",
+  "timer.show": "Show the timer",
+  "timer.value": "Time: {time}",
+  "win.time": "Time: {time}.",
+  "games.time": "time {time}",
+  "action.share": "Share",
+  "action.share.title": "Share a link to this deal",
+  "share.text": "FreeCell deal #{deal}",
+  "share.text-par": "FreeCell deal #{deal} – par {par}"
 };

@@ -292,5 +292,13 @@ export default {
   "archive.not-ours": "No se puede importar este archivo: no es una exportación de FreeCell Deals. No ha cambiado nada.",
   "archive.version": "No se puede importar este archivo: esta página lee la versión {version} del formato. No ha cambiado nada.",
   "archive.bad-field": "No se puede importar este archivo: su «{field}» no es lo que contiene una exportación. No ha cambiado nada.",
-  "solve.searching": "Buscando una solución corta…"
+  "solve.searching": "Buscando una solución corta…",
+  "timer.show": "Mostrar el cronómetro",
+  "timer.value": "Tiempo: {time}",
+  "win.time": "Tiempo: {time}.",
+  "games.time": "tiempo {time}",
+  "action.share": "Compartir",
+  "action.share.title": "Compartir un enlace a esta partida",
+  "share.text": "FreeCell, partida n.º {deal}",
+  "share.text-par": "FreeCell, partida n.º {deal} – par {par}"
 };

@@ -292,5 +292,13 @@ export default {
   "archive.not-ours": "Questo file non si può importare: non è un'esportazione di FreeCell Deals. Non è cambiato nulla.",
   "archive.version": "Questo file non si può importare: questa pagina legge la versione {version} del formato. Non è cambiato nulla.",
   "archive.bad-field": "Questo file non si può importare: il suo «{field}» non è ciò che contiene un'esportazione. Non è cambiato nulla.",
-  "solve.searching": "Cerco una soluzione breve…"
+  "solve.searching": "Cerco una soluzione breve…",
+  "timer.show": "Mostra il cronometro",
+  "timer.value": "Tempo: {time}",
+  "win.time": "Tempo: {time}.",
+  "games.time": "tempo {time}",
+  "action.share": "Condividi",
+  "action.share.title": "Condividi un link a questa partita",
+  "share.text": "FreeCell, partita n. {deal}",
+  "share.text-par": "FreeCell, partita n. {deal} – par {par}"
 };

@@ -292,5 +292,13 @@ export default {
   "archive.not-ours": "Este arquivo não pode ser importado: não é uma exportação do FreeCell Deals. Nada mudou.",
   "archive.version": "Este arquivo não pode ser importado: esta página lê a versão {version} do formato. Nada mudou.",
   "archive.bad-field": "Este arquivo não pode ser importado: seu “{field}” não é o que uma exportação contém. Nada mudou.",
-  "solve.searching": "Procurando uma solução curta…"
+  "solve.searching": "Procurando uma solução curta…",
+  "timer.show": "Mostrar o cronômetro",
+  "timer.value": "Tempo: {time}",
+  "win.time": "Tempo: {time}.",
+  "games.time": "tempo {time}",
+  "action.share": "Compartilhar",
+  "action.share.title": "Compartilhar um link para este jogo",
+  "share.text": "FreeCell, jogo nº {deal}",
+  "share.text-par": "FreeCell, jogo nº {deal} – par {par}"
 };

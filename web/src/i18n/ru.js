@@ -312,5 +312,13 @@ export default {
   "archive.not-ours": "Этот файл нельзя загрузить: это не файл FreeCell Deals. Ничего не изменилось.",
   "archive.version": "Этот файл нельзя загрузить: эта страница читает версию {version} формата. Ничего не изменилось.",
   "archive.bad-field": "Этот файл нельзя загрузить: его «{field}» не то, что бывает в сохранённом файле. Ничего не изменилось.",
-  "solve.searching": "Ищу короткое решение…"
+  "solve.searching": "Ищу короткое решение…",
+  "timer.show": "Показывать время",
+  "timer.value": "Время: {time}",
+  "win.time": "Время: {time}.",
+  "games.time": "время {time}",
+  "action.share": "Поделиться",
+  "action.share.title": "Поделиться ссылкой на этот расклад",
+  "share.text": "FreeCell, расклад № {deal}",
+  "share.text-par": "FreeCell, расклад № {deal} – пар {par}"
 };

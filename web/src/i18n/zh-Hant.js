@@ -282,5 +282,13 @@ export default {
   "archive.not-ours": "無法匯入這個檔案：它不是 FreeCell Deals 匯出的檔案。沒有任何變更。",
   "archive.version": "無法匯入這個檔案：本頁讀取的是第 {version} 版格式。沒有任何變更。",
   "archive.bad-field": "無法匯入這個檔案：它的「{field}」不是匯出檔案會有的內容。沒有任何變更。",
-  "solve.searching": "正在尋找簡短的解法…"
+  "solve.searching": "正在尋找簡短的解法…",
+  "timer.show": "顯示計時器",
+  "timer.value": "時間：{time}",
+  "win.time": "用時 {time}。",
+  "games.time": "用時 {time}",
+  "action.share": "分享",
+  "action.share.title": "分享這一局的連結",
+  "share.text": "FreeCell 第 {deal} 局",
+  "share.text-par": "FreeCell 第 {deal} 局 – 標準桿 {par} 步"
 };

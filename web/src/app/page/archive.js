@@ -5,8 +5,8 @@
 // The statistics (stats.js) stay this device's own; what came from other devices' files is kept
 // beside them, per device, as each device's counts (played, won, best streak), and the figures
 // add them up. A merge takes the larger count of each device, the union of the daily dates
-// and games and the fewest moves of each deal, so importing a file twice (or a file that holds
-// this device's own counts, passed back) counts nothing twice. A file is checked whole before
+// and games and the fewest moves and best time of each deal, so importing a file twice (or a
+// file that holds this device's own counts, passed back) counts nothing twice. A file is checked whole before
 // anything changes: a bad one is refused with the reason, and nothing is lost. Nothing from a
 // file is ever read as HTML: every text goes in as text, and every value is checked against
 // what it may be. An import never costs this device a game of its own: the log keeps the
@@ -18,8 +18,9 @@ import { MAX_COUNT, isCount, isDate, isDeal, isDealKey, isId, newId, utcDate } f
 import { shorten } from "./messages.js";
 import { MOVE } from "./state.js";
 import { SETTINGS } from "./settings.js";
-import { dailyStreak } from "./stats.js";
+import { bestTime, dailyStreak } from "./stats.js";
 import { local } from "./storage.js";
+import { formatTime } from "./timer.js";
 import { gameLink, openLinksInPlace } from "./url.js";
 
 export const FORMAT = "freecell-deals";
@@ -48,6 +49,9 @@ const FILED = Object.fromEntries(Object.values(SETTINGS).map((setting) => [setti
 const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 /** A record keyed by names a file gives: no key reads an inherited value. */
 const dict = () => Object.create(null);
+const isTime = (value) => isCount(value) && value > 0; // a best time, in whole seconds
+/** A time field as a record spreads it: {seconds} if there is one, else nothing. */
+const timeOf = (value) => (isTime(value) ? { seconds: value } : {});
 
 /** Why a file is refused: `say()` says it in the language (our own words, never the file's). */
 class Refusal extends Error {
@@ -91,7 +95,7 @@ function tally(value, field) {
  */
 function game(value, field, now = null) {
   need(isObject(value), field);
-  const { id, deal, date, result, moves, daily } = value;
+  const { id, deal, date, result, moves, daily, seconds } = value;
   need(isId(id), `${field}.id`);
   need(isDeal(deal), `${field}.deal`);
   const when = typeof date === "string" && date.length <= 40 ? Date.parse(date) : Number.NaN;
@@ -103,7 +107,9 @@ function game(value, field, now = null) {
   need(tokens.length <= MOST.moves && tokens.every((move) => MOVE.test(move)), `${field}.moves`);
   const dated = isDate(daily);
   need(daily === null || daily === undefined || dated, `${field}.daily`);
-  return { id, deal, date: new Date(date).toISOString(), result, moves, daily: daily ?? null };
+  need(seconds === undefined || isTime(seconds), `${field}.seconds`);
+  const began = new Date(date).toISOString();
+  return { id, deal, date: began, result, moves, daily: daily ?? null, ...timeOf(seconds) };
 }
 
 /**
@@ -139,7 +145,8 @@ export function parseArchive(text, now = Date.now()) {
     need(isObject(entry), `deals.${deal}`);
     needCount(entry.fewest, `deals.${deal}.fewest`);
     need(entry.fewest > 0, `deals.${deal}.fewest`);
-    deals[deal] = { fewest: entry.fewest };
+    need(entry.seconds === undefined || isTime(entry.seconds), `deals.${deal}.seconds`);
+    deals[deal] = { fewest: entry.fewest, ...timeOf(entry.seconds) };
   }
   need(isObject(value.settings), "settings");
   const settings = dict();
@@ -187,7 +194,7 @@ function readImported() {
   const deals = dict();
   for (const [deal, entry] of Object.entries(isObject(value.deals) ? value.deals : {})) {
     const sound = isObject(entry) && isCount(entry.fewest) && entry.fewest > 0;
-    if (isDealKey(deal) && sound) deals[deal] = { fewest: entry.fewest };
+    if (isDealKey(deal) && sound) deals[deal] = { fewest: entry.fewest, ...timeOf(entry.seconds) };
   }
   return { devices, daily, deals };
 }
@@ -259,8 +266,11 @@ export function createArchive(stats, controls = (selector) => document.querySele
     local.writeJson(IMPORTED_KEY, imported);
   }
 
-  /** Log the game: a new entry for a game begun, the latest one of its deal played on. */
-  function log(game, { assisted = false, daily = null } = {}) {
+  /**
+   * Log the game: a new entry for a game begun, the latest one of its deal played on; a win
+   * with its time (`seconds`, the clock's) keeps it.
+   */
+  function log(game, { assisted = false, daily = null, seconds = null } = {}) {
     if (!game.move_count || game.deal === null) return;
     const moves = game.moves.join(",");
     const games = [...loadGames()];
@@ -269,10 +279,10 @@ export function createArchive(stats, controls = (selector) => document.querySele
     const result = game.won ? (assisted ? "solved" : "won") : "playing";
     if (entry && related(entry.moves, moves)) {
       if (entry.result !== "playing" || (entry.moves === moves && entry.result === result)) return;
-      games[index] = { ...entry, moves, result };
+      games[index] = { ...entry, moves, result, ...timeOf(seconds) };
     } else {
       const date = new Date().toISOString();
-      games.push({ id: newId(), deal: game.deal, date, result, moves, daily });
+      games.push({ id: newId(), deal: game.deal, date, result, moves, daily, ...timeOf(seconds) });
     }
     saveGames(games);
   }
@@ -294,14 +304,16 @@ export function createArchive(stats, controls = (selector) => document.querySele
     const own = stats.figures();
     const imported = loadImported();
     const deals = Object.assign(dict(), imported.deals);
-    for (const [key, { fewest }] of Object.entries(stats.wonDeals())) {
-      deals[key] = { fewest: Math.min(deals[key]?.fewest ?? Infinity, fewest) };
+    const best = (key, fewest, seconds) => {
+      const time = bestTime(deals[key]?.seconds, seconds);
+      deals[key] = { fewest: Math.min(deals[key]?.fewest ?? Infinity, fewest), ...time };
+    };
+    for (const [key, { fewest, seconds }] of Object.entries(stats.wonDeals())) {
+      best(key, fewest, seconds);
     }
     for (const entry of loadGames()) {
       if (entry.result !== "won") continue;
-      const count = entry.moves.split(",").length;
-      const key = String(entry.deal);
-      deals[key] = { fewest: Math.min(deals[key]?.fewest ?? Infinity, count) };
+      best(String(entry.deal), entry.moves.split(",").length, entry.seconds);
     }
     const settings = {};
     for (const { key, values } of Object.values(SETTINGS)) {
@@ -355,8 +367,9 @@ export function createArchive(stats, controls = (selector) => document.querySele
     for (const [id, counts] of Object.entries(archive.imported)) take(id, counts);
     const daily = [...new Set([...imported.daily, ...archive.daily])].sort().slice(-MOST.daily);
     const deals = Object.assign(dict(), imported.deals);
-    for (const [deal, { fewest }] of Object.entries(archive.deals)) {
-      deals[deal] = { fewest: Math.min(deals[deal]?.fewest ?? Infinity, fewest) };
+    for (const [deal, { fewest, seconds }] of Object.entries(archive.deals)) {
+      const time = bestTime(deals[deal]?.seconds, seconds);
+      deals[deal] = { fewest: Math.min(deals[deal]?.fewest ?? Infinity, fewest), ...time };
     }
     const games = loadGames();
     const known = new Set(games.map((entry) => entry.id));
@@ -410,12 +423,13 @@ export function createArchive(stats, controls = (selector) => document.querySele
   return {
     ...stats,
     figures,
-    /** What this deal's record says ({won, fewest}), other devices' wins included. */
+    /** What this deal's record says ({won, fewest, seconds?}), other devices' wins included. */
     deal(number) {
       const own = stats.deal(number);
       const other = loadImported().deals[String(number)];
       if (!other) return own;
-      return { won: true, fewest: Math.min(own?.fewest ?? Infinity, other.fewest) };
+      const fewest = Math.min(own?.fewest ?? Infinity, other.fewest);
+      return { won: true, fewest, ...bestTime(own?.seconds, other.seconds) };
     },
     opened(game) {
       stats.opened(game);
@@ -453,6 +467,7 @@ export function renderGames(list, games, state) {
       new Date(entry.date).toLocaleDateString(document.documentElement.lang || "en"),
       RESULT_WORDS[entry.result](),
       t("games.moves", { count }),
+      ...(entry.seconds ? [t("games.time", { time: formatTime(entry.seconds) })] : []),
     ];
     item.append(link, ` · ${details.join(" · ")}`);
     return item;

@@ -5,6 +5,7 @@
 // (FLIP: First, Last, Invert, Play), unless the player prefers reduced motion. The fan (how
 // much of a covered card shows) follows the longest cascade on the table, in steps. A board is
 // made for its table element, as chessground's Chessground(element, config) is: createBoard.
+import { celebrate } from "./celebrate.js";
 import { cardName, language, suitName, t } from "./i18n.js";
 import rules from "./rules.js";
 import { cardAt, cardsAt, isCascade, isFreecell } from "./state.js";
@@ -174,6 +175,8 @@ export function createBoard(table) {
   let fanWanted = 0; // the step the game on the table needs
   let fanHeld = false; // a drag is on: the fan waits for it to end
   let dropped = new Map(); // card code -> where a drag let go of it
+  let faces = null; // the faces of the cards on the table, for a celebration's cards
+  let celebration = null; // the win's celebration while it runs (celebrate.js)
 
   function cascadeCard(code, faces) {
     let element = cascadeCards.get(code);
@@ -253,6 +256,8 @@ export function createBoard(table) {
      * they were.
      */
     render(state, game = state.game, { glide: moving = false } = {}) {
+      if (!game.won) celebration?.stop();
+      faces = state.faces;
       const before = moving && !reducedMotion() ? cardRects(table) : null;
       if (before) for (const [code, rect] of dropped) before.set(code, rect);
       dropped = new Map();
@@ -300,19 +305,33 @@ export function createBoard(table) {
       );
     },
 
-    /** A short celebration: the foundations' kings hop, one after another. */
+    /**
+     * The win's celebration (celebrate.js): every card leaves its foundation, kings first, in
+     * copies made here (no data-card: they are no cards of the game); none under reduced
+     * motion. Returns it ({stop, done}), or null.
+     */
     celebrate() {
-      if (reducedMotion()) return;
-      table.querySelectorAll("[data-foundation] > .card").forEach((card, index) => {
-        card.animate(
-          [
-            { transform: "translateY(0)" },
-            { transform: "translateY(-18%) rotate(-4deg)" },
-            { transform: "translateY(0)" },
-          ],
-          { duration: 520, delay: index * 120, easing: "ease-in-out", iterations: 2 },
-        );
+      celebration?.stop();
+      celebration = null;
+      if (reducedMotion() || !faces) return null;
+      const codes = Object.keys(faces);
+      const piles = SUIT_CLASSES.map((_, suit) => ({
+        slot: table.querySelector(`[data-foundation="${suit}"]`),
+        cards: codes
+          .filter((code) => faces[code].suit_index === suit)
+          .sort((one, other) => faces[other].rank_index - faces[one].rank_index)
+          .map((code) => {
+            const card = cardElement(code, faces[code], "div");
+            delete card.dataset.card;
+            return card;
+          }),
+      }));
+      const running = celebrate(table, piles);
+      celebration = running;
+      running.done.then(() => {
+        if (celebration === running) celebration = null;
       });
+      return running;
     },
   };
 }

@@ -1,8 +1,9 @@
 // The bar keeps the rows its layout has (one on a desktop): where the buttons' words do not fit
 // (Russian's, Spanish's and Italian's are longer than English's, a window may be narrow), the
-// buttons show their icons alone, as on phones, and keep their names (their titles); if that is
+// figures beside the move count show their signs, then the buttons show their icons alone, as on phones, and keep their names (their titles); if that is
 // not enough, the page's name gives way too, as on a touch tablet. layout.css says how many rows
-// each layout has (--bar-rows) and how the icons look (.bar[data-fit="icons"]); this measures.
+// each layout has (--bar-rows) and how the signs and icons look (.bar[data-fit~="figures"],
+// .bar[data-fit~="icons"]); this measures.
 
 /** The rows the bar's shown items fill (not those hidden, nor those only screen readers read). */
 function rowsOf(bar) {
@@ -20,12 +21,16 @@ function rowsOf(bar) {
 }
 
 /**
- * How the bar gives way, a step at a time: the buttons' words, then the page's name (which
- * screen readers still read, as on phones and touch tablets).
+ * How the bar gives way, a step at a time: the figures' words (the move count's, the grade's,
+ * the fewest free cells') give way to their signs, as on narrower screens; then the buttons'
+ * words; then the page's name (which screen readers still read, as on phones and touch tablets).
  */
 const STEPS = [
   (bar) => {
-    bar.dataset.fit = "icons";
+    bar.dataset.fit = "figures";
+  },
+  (bar) => {
+    bar.dataset.fit = "figures icons";
   },
   (bar) => bar.querySelector(".brand").classList.add("visually-hidden"),
 ];

@@ -21,6 +21,8 @@ import rules from "./rules.js";
 import { createState } from "./state.js";
 import { createStats } from "./stats.js";
 import { bindArchive, createArchive } from "./archive.js";
+import { bindShare } from "./share.js";
+import { createTimer, timed } from "./timer.js";
 import { readUrl } from "./url.js";
 import { createView } from "./view.js";
 
@@ -55,6 +57,8 @@ const dom = {
   randomGrade: $("#random-grade"),
   lost: $("#lost"),
   movesCount: $("#moves-count"),
+  timer: $("#timer"),
+  showTimer: $("#show-timer"),
   history: $("#history"),
   win: $("#win"),
   winText: $("#win-text"),
@@ -125,7 +129,8 @@ function startPython() {
   bridge.start();
 }
 
-const stats = createArchive(createStats());
+const timer = createTimer({ state, element: dom.timer, toggle: dom.showTimer });
+const stats = timed(createArchive(createStats()), timer);
 const play = createPlay({ state, bridge, view, messages, stats });
 const dialogs = createDialogs(dom, stats, state);
 const call = (op, args = {}) => bridge.request({ op, args });
@@ -144,6 +149,7 @@ const windows = {
 const language = createLanguage({ state, dom, view, messages, dialogs: windows });
 const drag = bindDrag(board, state, play);
 const actions = { ...play, retry: startPython, find: find.show, findDeal: find.find };
+bindShare({ button: $("[data-action=share]"), board: dom.board, state, copyLink: play.copyLink });
 bindInput(dom, state, actions, dialogs, drag);
 
 // Back and Forward: the address is read as the event finds it, since an action still under way

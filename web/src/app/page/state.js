@@ -39,6 +39,10 @@ export function createState() {
     languageChosen: false, // chosen by a link, the menu or a stored choice: links keep it
     auto: "safe", // which cards go home by themselves: "off", "safe" or "all" (rules.auto_play)
     tapToMove: false, // one tap on a card plays it to its best place
+    // the game's clock (timer.js, its one writer): {deal, ms, since, started, done, solved,
+    // whole}, `since` the performance.now() it runs from (null while it does not run)
+    clock: null,
+    showTimer: true, // whether the bar shows the clock (input#show-timer)
     boot: "loading", // "loading", then "ready" (Python answers, the first board is out), or "error"
   };
 }

@@ -1,7 +1,7 @@
 // Statistics, as every desktop FreeCell keeps them: games played and won, the current and best
-// winning streaks, and per deal whether it was won and in how few moves. One versioned record
-// in localStorage, shared by the site's tabs; a bad value in it costs only that value, never
-// the rest.
+// winning streaks, and per deal whether it was won, in how few moves and its best time. One
+// versioned record in localStorage, shared by the site's tabs; a bad value in it costs only
+// that value, never the rest.
 //
 // A game counts as played once its first move is made, and as won once. A game belongs to the
 // tab that plays it (its game in progress and the games it left are the tab's own, in
@@ -63,6 +63,7 @@ function read() {
       if (!isDealKey(deal) || !isRecord(entry)) continue;
       const fewest = count(entry.fewest);
       deals[deal] = { won: entry.won === true && fewest > 0, fewest };
+      if (count(entry.seconds) > 0) deals[deal].seconds = entry.seconds; // the best time
     }
   }
   const daily = Array.isArray(record.daily)
@@ -120,11 +121,18 @@ function apply(s, event) {
   s.best = Math.max(s.best, s.streak);
   const key = String(event.deal);
   const before = s.deals[key]?.fewest || Infinity;
-  s.deals[key] = { won: true, fewest: Math.min(before, event.moves) };
+  const seconds = bestTime(s.deals[key]?.seconds, event.seconds);
+  s.deals[key] = { won: true, fewest: Math.min(before, event.moves), ...seconds };
   if (event.daily && !s.daily.includes(event.daily)) {
     s.daily = [...s.daily, event.daily].sort().slice(-DAILY_KEPT);
   }
   return true;
+}
+
+/** The best of two times in whole seconds (either may be missing) as {seconds}, or {}. */
+export function bestTime(one, other) {
+  const times = [one, other].filter((value) => count(value) > 0);
+  return times.length ? { seconds: Math.min(...times) } : {};
 }
 
 /** Run `task` alone among the site's tabs (a Web Lock), or at once where there are none. */
@@ -233,12 +241,12 @@ export function createStats() {
       return [...record().daily];
     },
 
-    /** Every deal won here: {deal: {won, fewest}}. */
+    /** Every deal won here: {deal: {won, fewest, seconds}}, `seconds` the best time if timed. */
     wonDeals() {
       return Object.fromEntries(Object.entries(record().deals).filter(([, entry]) => entry.won));
     },
 
-    /** What this deal's record says: {won, fewest}, or null if it was never won. */
+    /** What this deal's record says: {won, fewest, seconds?}, or null if it was never won. */
     deal(number) {
       const entry = record().deals[String(number)];
       return entry?.won ? entry : null;
@@ -266,8 +274,9 @@ export function createStats() {
 
     /** The game changed: its first move makes it played; a win counts once, not an
      * `assisted` one (Solve played it), which still ends the game. A win of the daily deal
-     * of `daily` (a date) on that date (UTC) counts for the daily streak. */
-    moved(played, { assisted = false, daily = null } = {}) {
+     * of `daily` (a date) on that date (UTC) counts for the daily streak; a win's `seconds`
+     * (the clock's, timer.js) is the deal's best time if it beats the one kept. */
+    moved(played, { assisted = false, daily = null, seconds = null } = {}) {
       if (played.move_count === 0) return;
       const starting = !tab.current || tab.current.deal !== played.deal;
       const winning = played.won && (starting || !tab.current.won);
@@ -284,7 +293,8 @@ export function createStats() {
         const today = daily && daily === utcDate() ? daily : null;
         const { id } = tab.current;
         const { deal, move_count: moves } = played;
-        events.push({ type: "win", id, deal, moves, assisted, daily: today });
+        const time = count(seconds) > 0 ? { seconds } : {}; // the clock's (timer.js)
+        events.push({ type: "win", id, deal, moves, assisted, daily: today, ...time });
       }
       keepTab();
       change(...events);

@@ -3,6 +3,7 @@
 // cuts that short, so showing never holds up the next input.
 import { reducedMotion } from "./board.js";
 import { formatNumber, t } from "./i18n.js";
+import { clockSeconds, clockShown, formatTime } from "./timer.js";
 
 const STEP_MS = 190; // between a move and each automatic move after it: one glide each
 
@@ -52,10 +53,12 @@ export function createView(dom, board) {
       return;
     }
     dom.root.dataset.won = "true";
-    dom.winText.textContent = t("win.text", {
-      deal: String(state.game.deal),
-      count: state.game.move_count,
-    });
+    const text = t("win.text", { deal: String(state.game.deal), count: state.game.move_count });
+    // The time, where the bar shows the clock (timer.js): not for a game Solve finished.
+    const { clock } = state;
+    const timed = state.showTimer && clockShown(clock, state.game) && clock.done;
+    const time = timed ? t("win.time", { time: formatTime(clockSeconds(clock)) }) : "";
+    dom.winText.textContent = time ? `${text} ${time}` : text;
     if (!already) {
       dom.playNext.focus({ preventScroll: true });
       board.celebrate();

@@ -1,0 +1,41 @@
+// Sharing a deal where the browser can (the Web Share API: phones, and some desktops): the
+// menu's [data-action=share] hands the system's share sheet the deal's link and a line that
+// names it, with its par where the page knows it ("FreeCell deal #617 – par 34"). Where the
+// browser cannot share, the button stays hidden and Copy link is the way, as it always was;
+// where sharing fails (not a cancel), the link is copied instead.
+import { t } from "./i18n.js";
+
+/**
+ * What to share of the deal on the table: {title, text, url}. The link names the deal alone
+ * (the receiver plays it from the start, in their own language); the par is `#board`'s
+ * data-par where it holds one (the par's module writes it), else the line has none.
+ */
+export function shareData(state, board, href = location.href) {
+  const deal = String(state.deal);
+  const url = new URL(`?deal=${encodeURIComponent(deal)}`, href).href;
+  const par = Number(board.dataset.par ?? Number.NaN);
+  const text =
+    Number.isSafeInteger(par) && par > 0
+      ? t("share.text-par", { deal, par })
+      : t("share.text", { deal });
+  return { title: text, text, url };
+}
+
+/**
+ * Show `button` where the browser can share, and share the deal on the table when it is
+ * pressed: straight from the click, which the browser needs to open its sheet (so not from
+ * the play queue); `copyLink()` where sharing fails.
+ */
+export function bindShare({ button, board, state, copyLink }) {
+  const canShare = typeof navigator.share === "function";
+  button.hidden = !canShare;
+  if (!canShare) return;
+  button.addEventListener("click", async () => {
+    if (state.deal === null) return;
+    try {
+      await navigator.share(shareData(state, board));
+    } catch (error) {
+      if (error?.name !== "AbortError") copyLink(); // a cancelled sheet says nothing
+    }
+  });
+}
