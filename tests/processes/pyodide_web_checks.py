@@ -8,7 +8,7 @@ imports only what the page's worker imports: freecell._web and the standard libr
 
 import json
 
-from freecell._search.solver import solve
+from freecell import solve
 from freecell._web import Session, warm_up
 from freecell._web.protocol import REQUESTS, arguments
 
