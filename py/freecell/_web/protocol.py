@@ -220,7 +220,7 @@ class Argument:
     def takes(self, value: object) -> bool:
         """Tell whether ``value`` (from JSON) is of this argument's types (a bool is no int).
 
-        >>> Argument("step", (int,)).takes(True), Argument("auto", (str, bool)).takes(True)
+        >>> Argument("step", (int,)).takes(True), Argument("card", (str, None)).takes(None)
         (False, True)
         """
         return any(
@@ -241,9 +241,9 @@ def arguments(method: Callable[..., Any]) -> tuple[Argument, ...]:
     joined by ``|``. Raises :class:`TypeError` for any other, so that a method the page cannot
     call fails its test.
 
-    >>> def play(self, source: str, card: str = "", auto: str | bool = "safe"): ...
+    >>> def play(self, source: str, card: str | None = None, auto: str = "safe"): ...
     >>> [str(argument) for argument in arguments(play)]
-    ['source: str', "card: str = ''", "auto: str | bool = 'safe'"]
+    ['source: str', 'card: str | None = None', "auto: str = 'safe'"]
     """
     found = []
     for parameter in list(inspect.signature(method).parameters.values())[1:]:

@@ -198,7 +198,7 @@ class Session:
         source: str,
         target: str,
         card: str = "",
-        auto: str | bool = "safe",
+        auto: str = "safe",
         longest: bool = False,
     ) -> str:
         """Play a move from ``source`` to ``target``: :func:`~freecell._web.moves.play`.
@@ -210,17 +210,17 @@ class Session:
         return _moves.play(game, source, target, card, auto, longest)
 
     @_with_game
-    def play_card(self, game: Game, card: str, auto: str | bool = "safe") -> str:
+    def play_card(self, game: Game, card: str, auto: str = "safe") -> str:
         """Play the move a tap on ``card`` makes: :func:`~freecell._web.moves.play_card`."""
         return _moves.play_card(game, card, auto)
 
     @_with_game
-    def play_move(self, game: Game, move: str, auto: str | bool = "off") -> str:
+    def play_move(self, game: Game, move: str, auto: str = "off") -> str:
         """Play a move in standard notation: :func:`~freecell._web.moves.play_move`."""
         return _moves.play_move(game, move, auto)
 
     @_with_game
-    def auto_moves(self, game: Game, auto: str | bool = "safe") -> str:
+    def auto_moves(self, game: Game, auto: str = "safe") -> str:
         """Play the automatic moves there are now: :func:`~freecell._web.moves.auto_moves`."""
         return _moves.auto_moves(game, auto)
 
