@@ -198,6 +198,13 @@ REQUESTS: Final[dict[str, Request]] = {
 """Every request of the page, by name."""
 
 
+SLICE_SECONDS: Final = 0.005
+"""How long one slice of the searches lasts: :meth:`Session.think <freecell._web.Session.think>`'s
+default, which the worker calls with no argument, and answers the page's other requests between
+two slices (web/src/app/worker/requests.js). 5 ms keeps a request's wait short and a search's
+share of the worker's time high."""
+
+
 # --- the arguments -----------------------------------------------------------------------------
 
 _TYPES: Final[dict[str, type | None]] = {"str": str, "int": int, "bool": bool, "None": None}

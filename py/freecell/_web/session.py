@@ -52,7 +52,7 @@ from freecell._web.identify import FIND_MOST, LayoutDeals
 from freecell._web.known import Known
 from freecell._web.link import MAX_LINK_MOVES, replay, stepped
 from freecell._web.min_cells import SiteMinCells
-from freecell._web.protocol import REQUESTS, bind, schedule
+from freecell._web.protocol import REQUESTS, SLICE_SECONDS, bind, schedule
 from freecell._web.replies import FACES, as_json, game_reply, refusal
 from freecell._web.searches import SHORT_SECONDS, Turns
 
@@ -408,8 +408,10 @@ class Session:
         self._layout_deals.stop()
         return as_json({"ok": True})
 
-    def think(self, max_seconds: float = 0.005) -> str:
-        """Work on the session's searches for about ``max_seconds``.
+    def think(self, max_seconds: float = SLICE_SECONDS) -> str:
+        """Work on the session's searches for about ``max_seconds``, by default one slice.
+
+        A slice is :data:`~freecell._web.protocol.SLICE_SECONDS`, as the worker asks.
 
         There are four: the search of a position of the game (:meth:`hint`, :meth:`check`,
         :meth:`grade`) and the short search (:meth:`solve`), each dropped once the game has
