@@ -121,7 +121,8 @@ def misname_a_face(reply: dict[str, Any]) -> None:
 
 
 def add_a_field(reply: dict[str, Any]) -> None:
-    """Give the game a field freecell.Snapshot does not have."""
+    """Swap cascades 1 and 2 (shown first, alone) and give the game a field Snapshot lacks."""
+    swap_the_first_cascades(reply)
     reply["game"]["score"] = 0
 
 
