@@ -448,6 +448,23 @@ def bundle_modules(site: Path) -> None:
         (site / name).unlink()
 
 
+def write_rules() -> None:
+    """Write web/src/app/page/rules.js, the library's facts the page needs (freecell._web.facts).
+
+    Made by the library in the source tree (py/), so the page never holds a copy of its own;
+    written only when it changes. Every build writes it, and so does the quick tier, which
+    tests it (tests/library/test_rules_js.py).
+    """
+    made = subprocess.run(
+        [sys.executable, "-c", "import freecell._web.facts as f; print(f.rules_module(), end='')"],
+        env={**os.environ, "PYTHONPATH": str(ROOT / "py")}, check=True, capture_output=True,
+        text=True, encoding="utf-8",
+    )  # fmt: skip
+    path = WEB / "src" / "app" / "page" / "rules.js"
+    if not path.exists() or path.read_text(encoding="utf-8") != made.stdout:
+        path.write_text(made.stdout, encoding="utf-8")
+
+
 def site_folder(layers: frozenset[str]) -> Path:
     """Return where a site with these layers is built: dist/, dist-plain/ or dist-without-.../."""
     if layers == frozenset(LAYERS):
@@ -477,6 +494,7 @@ def build_site(layers: frozenset[str] = frozenset(LAYERS)) -> Path:
     left out, and manifest.json's `layers` tells the page's code it is off.
     """
     site = site_folder(layers)
+    write_rules()
     wheel = page_wheel(build_wheel())
     runtime = install_runtime()
     micropip = download_micropip(runtime.pop("micropip"))
@@ -572,6 +590,7 @@ def command_test(pytest_args: list[str], *, quick: bool = False) -> None:
     """
     ensure_venv("test")
     if quick:
+        write_rules()
         install_wheel(build_wheel())
         log("ruff")
         run(VENV / "bin" / "ruff", "check", ".")

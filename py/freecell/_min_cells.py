@@ -37,6 +37,8 @@ _SYMBOLS: Final[dict[MinCells, str]] = {
     "unknown": "?",
 }
 _VALUES: Final = {symbol: value for value, symbol in _SYMBOLS.items()}
+MIN_CELLS_VALUES: Final[tuple[MinCells, ...]] = tuple(_SYMBOLS)
+"""What a deal's fewest free cells can be, in the table's order: 0 to 4, impossible, unknown."""
 _HEADER: Final = re.compile(r"# freecell min-cells (-?[0-9]+)\.\.(-?[0-9]+)")
 _LINE: Final = 100
 _LEGEND: Final = (

@@ -5,7 +5,8 @@ the static tests read them as JSON and compare their keys with the keys the sour
 `t("key")`, `list("key")` and `fill(element, "key", ...)` calls in web/src/app/*.js and
 `data-i18n="key"` / `data-i18n-*="key"` attributes in web/src/index.html. Errors that Python
 reports are keyed "error.<code>" for every code in freecell.ERROR_CODES, in every language
-English included (the library's own English messages are the command line's).
+English included: the library's own English (freecell._errors.MESSAGES) is the command line's
+voice, en.js's the page's, for a player (README.md, Languages, says so).
 """
 
 from __future__ import annotations
@@ -95,6 +96,18 @@ class TestCatalogues:
                 theirs = {p for text in texts(english[key]) for p in PLACEHOLDER.findall(text)}
                 ours = {p for text in texts(value) for p in PLACEHOLDER.findall(text)}
                 assert ours == theirs, key
+
+    @pytest.mark.parametrize("code", LANGUAGES)
+    def test_every_error_code_has_a_text_on_each_side(self, code: str) -> None:
+        """Every error code has a text on each side, and every catalogue's error.* is a code.
+
+        The command line's English is MESSAGES, the page's is each catalogue's: two voices, one
+        set of codes (README.md, Languages).
+        """
+        assert set(MESSAGES) == set(ERROR_CODES)
+        assert all(MESSAGES[error].strip() for error in ERROR_CODES)
+        errors = {key.removeprefix("error.") for key in catalogue(code) if key.startswith("error.")}
+        assert errors == set(ERROR_CODES)
 
     def test_error_placeholders_are_python_params(self) -> None:
         """Each error text's placeholders are among the params of its code's Python message."""

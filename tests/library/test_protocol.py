@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from freecell._web import Session, warm_up
-from freecell._web.protocol import REQUESTS, Pending, Refusal, arguments, bind
+from freecell._web.protocol import REQUESTS, SLICE_SECONDS, Pending, Refusal, arguments, bind
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "web" / "src" / "app"
@@ -73,6 +73,12 @@ class TestTable:
                 if re.search(rf"[\"'`]{name}[\"'`]|^\s*{name}\s*:|\.{name}\(", code, re.MULTILINE)
             ]
             assert named == [], f"{module} names {named}"
+
+    def test_the_slice_is_python_s(self) -> None:
+        """The worker thinks a slice as Python's default says: think() with no length given."""
+        code = (APP / "worker" / "requests.js").read_text(encoding="utf-8")
+        assert re.findall(r"\.think\(([^)]*)\)", code) == [""]
+        assert Session.think.__defaults__ == (SLICE_SECONDS,)
 
     def test_every_request_the_page_makes_is_in_the_table(self) -> None:
         """Every request the page's modules ask for by name is one the table has."""

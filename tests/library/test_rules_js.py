@@ -1,78 +1,57 @@
-"""The facts the page shares with the library are the library's own (web/src/app/page/rules.js)."""
+"""The facts the page shares with the library are written from it (web/src/app/page/rules.js).
+
+build.py writes rules.js from freecell._web.facts before every build (and before the quick
+tier); no one writes it by hand, so nothing here compares a copy constant by constant: these
+tests fail when the file is not the library's (the build skipped it, or an old one is left),
+when a copy is committed, or when a page module spells a fact again.
+"""
 
 import re
+import subprocess
 
-from freecell import (
-    AUTO_PLAY,
-    CASCADES,
-    DIFFICULTY_GRADES,
-    FOUNDATION,
-    FREECELLS,
-    MAX_DEAL,
-    MICROSOFT_DEALS,
-    MIN_DEAL,
-    MOVE_PATTERN,
-    SPECIAL_DEALS,
-)
+from freecell import CARD_CODES, Game
 from freecell._cards import card_is_red
-from freecell._errors import QUOTE_LIMIT
-from freecell._identify import MAX_LAYOUT_CHARS
-from freecell._min_cells import _SYMBOLS
-from freecell._names import CARD_CODES, SUIT_SYMBOLS
-from helpers import WEB, js_object
+from freecell._web.facts import json_type, page_facts, rules_module
+from helpers import ROOT, WEB, js_object
 
-RULES = js_object(WEB / "app" / "page" / "rules.js")
+RULES_JS = WEB / "app" / "page" / "rules.js"
 
 
 class TestRules:
-    def test_places(self) -> None:
-        """The page names cascades, free cells and the foundations as the notation does."""
-        assert (RULES["cascades"], RULES["freecells"], RULES["foundation"]) == (
-            CASCADES,
-            FREECELLS,
-            FOUNDATION,
+    def test_rules_js_is_the_library_s(self) -> None:
+        """rules.js is what the library writes now: build.py wrote it, from this library."""
+        assert RULES_JS.exists(), "web/src/app/page/rules.js is missing: run python3 build.py"
+        assert RULES_JS.read_text(encoding="utf-8") == rules_module(), (
+            "web/src/app/page/rules.js is not the library's: run python3 build.py"
         )
+        assert js_object(RULES_JS) == page_facts()
 
-    def test_move_syntax(self) -> None:
-        """The page's move syntax is the library's pattern."""
-        assert RULES["move"] == MOVE_PATTERN
-
-    def test_deal_numbers(self) -> None:
-        """The page's deal range, special deals and random deals are the library's."""
-        assert (RULES["min_deal"], RULES["max_deal"]) == (MIN_DEAL, MAX_DEAL)
-        assert tuple(RULES["special_deals"]) == SPECIAL_DEALS
-        assert range(1, RULES["random_deals"] + 1) == MICROSOFT_DEALS
-
-    def test_grades(self) -> None:
-        """The page's grades (Random's choice, a link's grade) are the library's."""
-        assert RULES["grades"] == list(DIFFICULTY_GRADES)
-
-    def test_min_cells(self) -> None:
-        """What a deal's fewest free cells can be is what the library's table holds."""
-        assert RULES["min_cells"] == list(_SYMBOLS)
-
-    def test_max_layout_chars(self) -> None:
-        """Find refuses a text as long as parse_layout refuses, before sending it to Python."""
-        assert RULES["max_layout_chars"] == MAX_LAYOUT_CHARS
-
-    def test_quote_limit(self) -> None:
-        """The page quotes as much of a user's text as the library's messages do."""
-        assert RULES["quote_limit"] == QUOTE_LIMIT
-
-    def test_suit_symbols(self) -> None:
-        """The page finds suits in messages by the library's symbols, in the suits' order."""
-        assert RULES["suit_symbols"] == SUIT_SYMBOLS
-
-    def test_auto_play(self) -> None:
-        """The page's automatic-move choices (select#auto) are the library's, in its order."""
-        assert RULES["auto_play"] == list(AUTO_PLAY)
+    def test_no_copy_is_committed(self) -> None:
+        """rules.js is the build's: git ignores it and holds no copy."""
+        tracked = subprocess.run(
+            ["git", "ls-files", "--", RULES_JS.relative_to(ROOT).as_posix()],
+            cwd=ROOT, capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        assert tracked.stdout == ""
+        ignored = subprocess.run(["git", "check-ignore", "-q", RULES_JS], cwd=ROOT, check=False)
+        assert ignored.returncode == 0
 
     def test_cards(self) -> None:
-        """The page's ranks, suits and red suits make the library's card codes and colours."""
-        codes = [rank + suit for rank in RULES["ranks"] for suit in RULES["suits"]]
+        """A card's code as the page makes it (rank, then suit) and its colour are the library's."""
+        facts = page_facts()
+        codes = [rank + suit for rank in facts["ranks"] for suit in facts["suits"]]
         assert codes == list(CARD_CODES)
-        red = [code[1] in RULES["red_suits"] for code in codes]
+        red = [code[1] in facts["red_suits"] for code in codes]
         assert red == [card_is_red(card) for card in range(52)]
+
+    def test_the_snapshot_s_shape(self) -> None:
+        """The page's shape of a game is every field of Game.snapshot, with its JSON type."""
+        shape = page_facts()["snapshot"]
+        game = Game.from_deal_number(617)
+        game.push("5a")
+        assert list(shape) == list(game.snapshot())
+        assert shape["freecells"] == json_type(list[str | None])
+        assert shape["auto"] == json_type(list[bool])
 
     def test_no_other_module_spells_them(self) -> None:
         """No other page module writes a place list, the move syntax or the deal range again."""

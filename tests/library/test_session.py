@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import freecell._web as web
 import freecell._web.link as web_link
 from freecell import (
+    AUTO_PLAY,
     CARD_CODES,
     ERROR_CODES,
     MAX_DEAL,
@@ -176,7 +177,7 @@ class TestPlay:
     def test_a_move(self, session: Session) -> None:
         """A legal move is played and recorded as its token."""
         session.new_game("1")
-        data = reply(session.play("5", "a", "", False))
+        data = reply(session.play("5", "a", "", "off"))
         assert data["ok"] is True
         assert data["game"]["moves"] == ["5a"]
         assert data["steps"] == [data["game"]]
@@ -184,14 +185,14 @@ class TestPlay:
     def test_auto_moves_follow(self, session: Session) -> None:
         """With auto on, the safe automatic moves follow, each its own token and step."""
         session.new_game("1", "5a,5b,5c")
-        data = reply(session.play("5", "d", "", True))
+        data = reply(session.play("5", "d", "", "safe"))
         assert data["game"]["moves"] == ["5a", "5b", "5c", "5d", "5h"]
         assert [step["moves"][-1] for step in data["steps"]] == ["5d", "5h"]
 
     def test_no_auto(self, session: Session) -> None:
         """With auto off, only the user's move is played."""
         session.new_game("1", "5a,5b,5c")
-        assert game_of(session.play("5", "d", "", False))["moves"] == ["5a", "5b", "5c", "5d"]
+        assert game_of(session.play("5", "d", "", "off"))["moves"] == ["5a", "5b", "5c", "5d"]
 
     def test_auto_play_all(self, session: Session) -> None:
         """With `all`, a card goes home that `safe` keeps: 2H with the black aces out."""
@@ -206,7 +207,7 @@ class TestPlay:
         assert game_of(session.redo())["moves"] == ["1a", "5h", "6h"]
 
     def test_auto_play_off(self, session: Session) -> None:
-        """With `off` (or False), nothing follows the player's move."""
+        """With `off`, nothing follows the player's move."""
         session.new_game("3")
         assert game_of(session.play_card("8C", "off"))["moves"] == ["1a"]
         assert game_of(session.auto_moves("all"))["moves"] == ["1a", "5h", "6h"]
@@ -221,6 +222,18 @@ class TestPlay:
             assert opened["game"]["cascades"] == made["cascades"]
             assert opened["game"]["foundations"] == made["foundations"]
             assert game_of(other.auto_moves(mode))["moves"][:3] == made["moves"]
+
+    @pytest.mark.parametrize("request_name", ["play", "play_card", "play_move", "auto_moves"])
+    def test_auto_play_is_a_name_not_a_flag(self, session: Session, request_name: str) -> None:
+        """The page sends auto-play's name: true or false (a checkbox's, once) is refused."""
+        session.new_game("3")
+        args = {"play": {"source": "1", "target": "a"}, "play_card": {"card": "8C"}}
+        args |= {"play_move": {"move": "1a"}, "auto_moves": {}}
+        sent = json.dumps(args[request_name] | {"auto": True})
+        answer = json.loads(session.handle(request_name, sent))
+        assert answer["ok"] is False
+        assert "auto must be str, not bool" in answer["error"]
+        assert game_of(session.position_text())["moves"] == []
 
     @pytest.mark.parametrize("bad", ["max", "", "<img src=x>", "1"])
     def test_a_bad_auto_play_is_refused(self, session: Session, bad: str) -> None:
@@ -249,8 +262,8 @@ class TestPlay:
     def test_illegal_move_changes_nothing(self, session: Session) -> None:
         """A refused move gives the engine's reason and leaves the game as it was."""
         session.new_game("1", "5a")
-        before = game_of(session.play("5", "b", "", False))
-        data = reply(session.play("2", "h", "", True))
+        before = game_of(session.play("5", "b", "", "off"))
+        data = reply(session.play("2", "h", "", "safe"))
         assert data["ok"] is False
         assert "9C cannot go to the foundations" in data["error"]
         assert data["game"] == before
@@ -266,7 +279,7 @@ class TestPlay:
     ) -> None:
         """Places no move joins, and cards not where they are said to be, are refused."""
         session.new_game("1")
-        data = reply(session.play(source, target, card, True))
+        data = reply(session.play(source, target, card, "safe"))
         assert data["ok"] is False
         assert words in data["error"]
 
@@ -281,7 +294,7 @@ class TestPlay:
                     game.push(m)
                 card = game.snapshot()["cascades"][int(source) - 1][-count]
                 session.new_game("1000000", ",".join(moves[:k]))
-                assert game_of(session.play(source, target, card, False))["moves"][-1] == move
+                assert game_of(session.play(source, target, card, "off"))["moves"][-1] == move
                 return
         pytest.skip("the solution moves no run to an empty cascade")
 
@@ -302,19 +315,19 @@ class TestPlayCard:
     def test_best_move(self, session: Session) -> None:
         """A double-clicked card makes the engine's best move for it."""
         session.new_game("617")
-        assert game_of(session.play_card("QH", False))["moves"] == ["82"]
+        assert game_of(session.play_card("QH", "off"))["moves"] == ["82"]
 
     def test_nowhere(self, session: Session) -> None:
         """A card with no move gets a message and nothing changes."""
         session.new_game("617", "8a,8b,8c,8d")  # 2S, in free cell b, fits nowhere
-        data = reply(session.play_card("2S", True))
+        data = reply(session.play_card("2S", "safe"))
         assert (data["ok"], data["code"], data["game"]["moves"]) == (
             False,
             "card-stuck",
             ["8a", "8b", "8c", "8d"],
         )
         session.new_game("1")
-        data = reply(session.play_card("AH", True))
+        data = reply(session.play_card("AH", "safe"))
         assert data["ok"] is False
         assert data["game"]["moves"] == []
 
@@ -328,14 +341,14 @@ class TestUndoRedo:
     def test_undo_takes_back_a_player_move(self, session: Session) -> None:
         """Undo takes back the player's move and the automatic moves that followed it."""
         session.new_game("1", "5a,5b,5c")
-        session.play("5", "d", "", True)
+        session.play("5", "d", "", "safe")
         assert game_of(session.undo())["moves"] == ["5a", "5b", "5c"]
 
     def test_a_move_home_by_hand_is_one_move(self, session: Session) -> None:
         """A move home that the player made is undone alone, whatever auto-move does later."""
         session.new_game("1", "5a,5b,5c,5d")
-        session.play("5", "h", "", False)
-        session.play("b", "2", "", True)
+        session.play("5", "h", "", "off")
+        session.play("b", "2", "", "safe")
         assert game_of(session.undo())["moves"] == ["5a", "5b", "5c", "5d", "5h"]
         assert game_of(session.undo())["moves"] == ["5a", "5b", "5c", "5d"]
 
@@ -347,7 +360,7 @@ class TestUndoRedo:
     def test_redo_plays_the_turn_again(self, session: Session) -> None:
         """Redo after undo restores the move and the automatic ones after it."""
         session.new_game("1", "5a,5b,5c")
-        session.play("5", "d", "", True)
+        session.play("5", "d", "", "safe")
         session.undo()
         state = game_of(session.redo())
         assert state["moves"] == ["5a", "5b", "5c", "5d", "5h"]
@@ -359,8 +372,10 @@ class TestUndoRedo:
         assert "nothing to undo" in reply(session.undo())["error"]
         assert "nothing to redo" in reply(session.redo())["error"]
 
-    @given(st.lists(st.integers(min_value=0, max_value=200), max_size=12), st.booleans())
-    def test_undo_all_then_redo_all(self, picks: list[int], auto: bool) -> None:
+    @given(
+        st.lists(st.integers(min_value=0, max_value=200), max_size=12), st.sampled_from(AUTO_PLAY)
+    )
+    def test_undo_all_then_redo_all(self, picks: list[int], auto: str) -> None:
         """After any legal moves, undoing everything and redoing everything restores the game."""
         session = Session()
         session.new_game("24")
@@ -418,7 +433,7 @@ class TestSeek:
         """A move played after seeking back replaces the moves that were ahead."""
         session.new_game("1", "5a,5b,5c")
         session.seek(1)
-        state = game_of(session.play("6", "b", "", False))
+        state = game_of(session.play("6", "b", "", "off"))
         assert state["moves"] == ["5a", "6b"]
         assert state["redo"] == []
         assert game_of(session.seek(3))["moves"] == ["5a", "6b"]
@@ -612,7 +627,7 @@ class TestHistory:
     def test_redo_survives(self, session: Session) -> None:
         """The kept redo moves and flags come back: Redo plays the undone turn again."""
         session.new_game("1", "5a,5b,5c")
-        session.play("5", "d", "", True)
+        session.play("5", "d", "", "safe")
         kept = game_of(session.undo())
         assert (kept["redo"], kept["redo_auto"]) == (["5d", "5h"], [False, True])
         history = json.dumps({k: kept[k] for k in ("auto", "redo", "redo_auto")})

@@ -120,6 +120,12 @@ def misname_a_face(reply: dict[str, Any]) -> None:
     reply["faces"]["AS"]["rank_index"] = 12
 
 
+def add_a_field(reply: dict[str, Any]) -> None:
+    """Swap cascades 1 and 2 (shown first, alone) and give the game a field Snapshot lacks."""
+    swap_the_first_cascades(reply)
+    reply["game"]["score"] = 0
+
+
 PROGRESS = re.compile(r"^Downloading Python… (\d+)% \((\d+\.\d) of (\d+\.\d) MB\)$")
 
 
@@ -386,6 +392,7 @@ class TestAppShell:
             (deal_five_thousand_cards, False),
             (claim_a_move, False),
             (misname_a_face, False),
+            (add_a_field, False),
         ]
         page = returning.new_page()
         page.add_init_script(FIRST_BOARD_SCRIPT)

@@ -8,7 +8,7 @@ imports only what the page's worker imports: freecell._web and the standard libr
 
 import json
 
-from freecell._search.solver import solve
+from freecell import solve
 from freecell._web import Session, warm_up
 from freecell._web.protocol import REQUESTS, arguments
 
@@ -45,7 +45,7 @@ calls = [
     ("new_game", ("617",)),
     *[("targets", (place,)) for place in "12345678abcdhz"],
     ("play_card", ("AD",)),
-    ("play", ("1", "a", "", False)),
+    ("play", ("1", "a", "", "off")),
     ("play", ("5", "b")),
     ("undo", ()),
     ("undo", ()),
@@ -62,7 +62,7 @@ calls = [
     ("new_game", ("1", "5a,5b,5c,5d", 0, True, '{"auto": [false, false, false, false]}')),
     ("auto_moves", ()),
     ("position_text", ()),
-    ("play", ("2", "6", "", True, True)),
+    ("play", ("2", "6", "", "safe", True)),
     ("new_game", ("3",)),
     ("play", ("1", "a", "", "all")),
     ("undo", ()),

@@ -23,7 +23,8 @@ to the foundations written out, automatic ones included; that replay checks each
 rules.
 
 The search itself, on compact states, is :mod:`freecell._search.scan`; this module runs its scans
-as a portfolio in budgets and slices (:class:`Solver`, :func:`solve`) and translates the winner.
+as a portfolio in budgets and slices (:class:`Solver`; :func:`freecell.solve` runs one) and
+translates the winner.
 
 Measured on the 2-core development machine with CPython 3.11 (``bench/bench_solver.py``, two
 processes, two runs): deals 1..32000 take a median of 7 to 11 ms of CPU (fc-solve ``-l lg``:
@@ -31,7 +32,7 @@ processes, two runs): deals 1..32000 take a median of 7 to 11 ms of CPU (fc-solv
 solved but 11982, proved impossible in 2 to 5 s; solutions have a median of 91 moves (fc-solve
 ``-l lg``: 117).
 
->>> solution = solve(617)
+>>> solution = Solver(617).run()
 >>> solution.result, len(solution.moves) > 52
 ('solved', True)
 >>> game = Game.from_deal_number(617)
@@ -165,7 +166,7 @@ class Solution:
     automatic moves: every move to the foundations is written out. It is empty unless
     ``result`` is ``"solved"``. ``str`` gives the moves, or the result.
 
-    >>> solution = solve(Position.from_deal(deal(1)), max_states=5)
+    >>> solution = Solver(Position.from_deal(deal(1)), max_states=5).run()
     >>> solution.result, solution.moves, solution.states
     ('unknown', (), 5)
     >>> str(solution)
@@ -184,7 +185,8 @@ class Solution:
     def player_moves(self) -> int:
         """The moves a player makes: those not to the foundations (a run moved as one is one).
 
-        >>> solve(617).player_moves < len(solve(617).moves)
+        >>> solution = Solver(617).run()
+        >>> solution.player_moves < len(solution.moves)
         True
         """
         return player_moves(self.moves)
@@ -236,7 +238,7 @@ class Solver:
     (deal 3 needs 2). A position with more cards in its free cells than ``cells`` raises
     :class:`SolverError`.
 
-    >>> [solve(3, cells=cells).result for cells in (1, 2)]
+    >>> [Solver(3, cells=cells).run().result for cells in (1, 2)]
     ['impossible', 'solved']
 
     A :class:`Game` is searched from its position when the solver is made.
@@ -389,23 +391,3 @@ class Solver:
             path, moves = _shortcut(path, moves, self._cells)
         path, moves = _trim(path, moves, self._cells)
         self._finish("solved", _translate(self._position, path, moves))
-
-
-def solve(
-    start: Start,
-    *,
-    max_states: int = DEFAULT_MAX_STATES,
-    max_seconds: float | None = None,
-    cells: int = len(FREECELLS),
-) -> Solution:
-    """Search for a solution within a budget; see :class:`Solver`.
-
-    (``freecell.solve`` is :func:`freecell._search.short.solve`, which also takes ``short``.)
-
-    >>> game = Game.from_deal_number(1)
-    >>> _ = game.push("5a")
-    >>> solution = solve(game)
-    >>> solution.result, solution.states > 0, all(isinstance(m, Move) for m in solution.moves)
-    ('solved', True, True)
-    """
-    return Solver(start, max_states=max_states, max_seconds=max_seconds, cells=cells).run()

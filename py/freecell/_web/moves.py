@@ -13,8 +13,8 @@ from freecell._clicks import best_move_for, find_move, why_stuck
 from freecell._errors import CodedError
 from freecell._history import Game, HistoryError
 from freecell._notation import Move
-from freecell._rules import AutoPlay
-from freecell._web.replies import auto_play, automatic_moves, game_refusal, game_reply, made
+from freecell._rules import AutoPlay, parse_auto_play
+from freecell._web.replies import automatic_moves, game_refusal, game_reply, made
 
 
 def _played(game: Game, move: Move, auto: AutoPlay) -> str:
@@ -31,7 +31,7 @@ def play(  # noqa: PLR0917 - the request's arguments, as the page sends them
     source: str,
     target: str,
     card: str = "",
-    auto: str | bool = "safe",
+    auto: str = "safe",
     longest: bool = False,
 ) -> str:
     """Play a player's move from ``source`` to ``target`` (places 1-8, a-d, h).
@@ -52,7 +52,7 @@ def play(  # noqa: PLR0917 - the request's arguments, as the page sends them
     "illegal move '2h': 9C cannot go to the foundations, which need the AC next"
     """
     try:
-        mode = auto_play(auto)
+        mode = parse_auto_play(auto)
         move = find_move(
             game.position, str(source), str(target), str(card or ""), longest=bool(longest)
         )
@@ -61,7 +61,7 @@ def play(  # noqa: PLR0917 - the request's arguments, as the page sends them
     return _played(game, move, mode)
 
 
-def play_card(game: Game, card: str, auto: str | bool = "safe") -> str:
+def play_card(game: Game, card: str, auto: str = "safe") -> str:
     """Play the move a tap or a double click on ``card`` makes (its best place).
 
     :func:`freecell._clicks.best_move_for` chooses it; a card with none is refused with
@@ -76,7 +76,7 @@ def play_card(game: Game, card: str, auto: str | bool = "safe") -> str:
     'Ace of Hearts is covered by cards out of sequence with it'
     """
     try:
-        mode = auto_play(auto)
+        mode = parse_auto_play(auto)
         move = best_move_for(game.position, str(card))
         if move is None:
             raise why_stuck(game.position, str(card))
@@ -85,7 +85,7 @@ def play_card(game: Game, card: str, auto: str | bool = "safe") -> str:
     return _played(game, move, mode)
 
 
-def play_move(game: Game, move: str, auto: str | bool = "off") -> str:
+def play_move(game: Game, move: str, auto: str = "off") -> str:
     """Play one move in standard notation (Solve plays these), the moves of ``auto`` after.
 
     With ``"off"``, the default, no automatic move follows.
@@ -95,14 +95,14 @@ def play_move(game: Game, move: str, auto: str | bool = "off") -> str:
     'KS'
     """
     try:
-        mode = auto_play(auto)
+        mode = parse_auto_play(auto)
         resolved, _ = game.position.resolve(str(move))
     except CodedError as error:
         return game_refusal(game, error)
     return _played(game, resolved, mode)
 
 
-def auto_moves(game: Game, auto: str | bool = "safe") -> str:
+def auto_moves(game: Game, auto: str = "safe") -> str:
     """Play the automatic moves of ``auto`` there are now (auto-play was just changed).
 
     They count as automatic moves of the last turn, so Undo takes them back with it.
@@ -115,7 +115,7 @@ def auto_moves(game: Game, auto: str | bool = "safe") -> str:
     ['1a', '5h', '6h']
     """
     try:
-        mode = auto_play(auto)
+        mode = parse_auto_play(auto)
     except CodedError as error:
         return game_refusal(game, error)
     moved, steps = automatic_moves(game, mode)

@@ -198,6 +198,13 @@ REQUESTS: Final[dict[str, Request]] = {
 """Every request of the page, by name."""
 
 
+SLICE_SECONDS: Final = 0.005
+"""How long one slice of the searches lasts: :meth:`Session.think <freecell._web.Session.think>`'s
+default, which the worker calls with no argument, and answers the page's other requests between
+two slices (web/src/app/worker/requests.js). 5 ms keeps a request's wait short and a search's
+share of the worker's time high."""
+
+
 # --- the arguments -----------------------------------------------------------------------------
 
 _TYPES: Final[dict[str, type | None]] = {"str": str, "int": int, "bool": bool, "None": None}
@@ -220,7 +227,7 @@ class Argument:
     def takes(self, value: object) -> bool:
         """Tell whether ``value`` (from JSON) is of this argument's types (a bool is no int).
 
-        >>> Argument("step", (int,)).takes(True), Argument("auto", (str, bool)).takes(True)
+        >>> Argument("step", (int,)).takes(True), Argument("card", (str, None)).takes(None)
         (False, True)
         """
         return any(
@@ -241,9 +248,9 @@ def arguments(method: Callable[..., Any]) -> tuple[Argument, ...]:
     joined by ``|``. Raises :class:`TypeError` for any other, so that a method the page cannot
     call fails its test.
 
-    >>> def play(self, source: str, card: str = "", auto: str | bool = "safe"): ...
+    >>> def play(self, source: str, card: str | None = None, auto: str = "safe"): ...
     >>> [str(argument) for argument in arguments(play)]
-    ['source: str', "card: str = ''", "auto: str | bool = 'safe'"]
+    ['source: str', 'card: str | None = None', "auto: str = 'safe'"]
     """
     found = []
     for parameter in list(inspect.signature(method).parameters.values())[1:]:

@@ -14,7 +14,7 @@ from freecell._errors import CodedError
 from freecell._history import Game, Snapshot
 from freecell._names import CARD_CODES, SUIT_SYMBOLS
 from freecell._notation import CASCADES, Move
-from freecell._rules import AutoPlay, Position, parse_auto_play
+from freecell._rules import AutoPlay, Position
 
 FACES: Final = {
     CARD_CODES[card]: {
@@ -88,20 +88,6 @@ def made(position: Position, move: Move) -> dict[str, Any]:
         "target": resolved.target,
         "onto": None if onto is None else CARD_CODES[onto],
     }
-
-
-def auto_play(auto: str | bool) -> AutoPlay:
-    """Return the automatic-move choice a request names: ``"off"``, ``"safe"`` or ``"all"``.
-
-    ``True`` and ``False`` (a caller of the days of one checkbox) mean ``"safe"`` and
-    ``"off"``. Raises :class:`CodedError` (``"auto-play-invalid"``) for anything else.
-
-    >>> auto_play("all"), auto_play(True), auto_play(False)
-    ('all', 'safe', 'off')
-    """
-    if isinstance(auto, bool):
-        return "safe" if auto else "off"
-    return parse_auto_play(auto)
 
 
 def automatic_moves(game: Game, mode: AutoPlay) -> tuple[list[dict[str, Any]], list[Snapshot]]:

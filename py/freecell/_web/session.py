@@ -52,7 +52,7 @@ from freecell._web.identify import FIND_MOST, LayoutDeals
 from freecell._web.known import Known
 from freecell._web.link import MAX_LINK_MOVES, replay, stepped
 from freecell._web.min_cells import SiteMinCells
-from freecell._web.protocol import REQUESTS, bind, schedule
+from freecell._web.protocol import REQUESTS, SLICE_SECONDS, bind, schedule
 from freecell._web.replies import FACES, as_json, game_reply, refusal
 from freecell._web.searches import SHORT_SECONDS, Turns
 
@@ -198,7 +198,7 @@ class Session:
         source: str,
         target: str,
         card: str = "",
-        auto: str | bool = "safe",
+        auto: str = "safe",
         longest: bool = False,
     ) -> str:
         """Play a move from ``source`` to ``target``: :func:`~freecell._web.moves.play`.
@@ -210,17 +210,17 @@ class Session:
         return _moves.play(game, source, target, card, auto, longest)
 
     @_with_game
-    def play_card(self, game: Game, card: str, auto: str | bool = "safe") -> str:
+    def play_card(self, game: Game, card: str, auto: str = "safe") -> str:
         """Play the move a tap on ``card`` makes: :func:`~freecell._web.moves.play_card`."""
         return _moves.play_card(game, card, auto)
 
     @_with_game
-    def play_move(self, game: Game, move: str, auto: str | bool = "off") -> str:
+    def play_move(self, game: Game, move: str, auto: str = "off") -> str:
         """Play a move in standard notation: :func:`~freecell._web.moves.play_move`."""
         return _moves.play_move(game, move, auto)
 
     @_with_game
-    def auto_moves(self, game: Game, auto: str | bool = "safe") -> str:
+    def auto_moves(self, game: Game, auto: str = "safe") -> str:
         """Play the automatic moves there are now: :func:`~freecell._web.moves.auto_moves`."""
         return _moves.auto_moves(game, auto)
 
@@ -408,8 +408,10 @@ class Session:
         self._layout_deals.stop()
         return as_json({"ok": True})
 
-    def think(self, max_seconds: float = 0.005) -> str:
-        """Work on the session's searches for about ``max_seconds``.
+    def think(self, max_seconds: float = SLICE_SECONDS) -> str:
+        """Work on the session's searches for about ``max_seconds``, by default one slice.
+
+        A slice is :data:`~freecell._web.protocol.SLICE_SECONDS`, as the worker asks.
 
         There are four: the search of a position of the game (:meth:`hint`, :meth:`check`,
         :meth:`grade`) and the short search (:meth:`solve`), each dropped once the game has

@@ -6,8 +6,9 @@
 // Storage is input from outside the program, like a link: anyone (an extension, another
 // program, a bug) may have written anything there. A remembered reply is used only if it is
 // whole: the deal and moves it claims are the ones asked for, the game's shape is Python's
-// (see freecell.Game.snapshot), and its cards are the 52 cards, each once, where the
-// foundations count as holding every card up to their top card.
+// (rules.snapshot: freecell.Snapshot's fields and their types, as the build writes them from
+// Python), and its cards are the 52 cards, each once, where the foundations count as holding
+// every card up to their top card.
 import rules from "./rules.js";
 import { MOVE } from "./state.js";
 import { local } from "./storage.js";
@@ -46,17 +47,35 @@ export function rememberedOpening(build, key, request) {
   }
 }
 
-const isList = (value, length) => Array.isArray(value) && value.length === length;
 const isCode = (value) => typeof value === "string" && KNOWN.has(value);
-const isFlags = (value, length) => isList(value, length) && value.every((f) => f === !!f);
-const isMoves = (value) => Array.isArray(value) && value.every((m) => MOVE.test(m));
+const isMoves = (value) => value.every((move) => MOVE.test(move));
+
+/** Whether `value` is of a type as rules.snapshot states one: a list of alternatives. */
+function isOfType(value, type) {
+  return type.some((kind) => {
+    if (kind === "null") return value === null;
+    if (kind === "int") return Number.isSafeInteger(value);
+    if (kind === "str") return typeof value === "string";
+    if (kind === "bool") return typeof value === "boolean";
+    return Array.isArray(value) && value.every((item) => isOfType(item, kind.list));
+  });
+}
+
+/** Whether `game` has Python's snapshot's fields, each of its type, and no other. */
+function isSnapshot(game) {
+  const fields = Object.entries(rules.snapshot);
+  if (typeof game !== "object" || game === null || Array.isArray(game)) return false;
+  if (Object.keys(game).length !== fields.length) return false;
+  return fields.every(([name, type]) => Object.hasOwn(game, name) && isOfType(game[name], type));
+}
 
 /** Whether a remembered reply answers `args` (new_game's) and holds a whole, known game. */
 function isWhole(reply, args) {
   if (reply?.ok !== true || !/^-?[0-9]{1,10}$/.test(args.text)) return false;
   const game = reply.game;
   const number = Number(args.text);
-  if (reply.number !== number || game?.deal !== number || typeof reply.text !== "string") {
+  if (!isSnapshot(game)) return false;
+  if (reply.number !== number || game.deal !== number || typeof reply.text !== "string") {
     return false;
   }
   const isDeal = (value) => value === null || Number.isSafeInteger(value);
@@ -74,8 +93,8 @@ function isWhole(reply, args) {
  */
 function claimsTheMoves(game, reply, asked) {
   const { moves, auto, redo } = game;
-  if (!isMoves(moves) || !isFlags(auto, moves.length) || !isMoves(redo)) return false;
-  if (!isFlags(game.redo_auto, redo.length) || game.move_count !== moves.length) return false;
+  if (!isMoves(moves) || auto.length !== moves.length || !isMoves(redo)) return false;
+  if (game.redo_auto.length !== redo.length || game.move_count !== moves.length) return false;
   if (game.can_undo !== moves.length > 0 || game.can_redo !== redo.length > 0) return false;
   const tokens = String(asked ?? "")
     .split(",")
@@ -97,8 +116,8 @@ function claimsTheMoves(game, reply, asked) {
 /** Whether the game holds each of the 52 cards once, in 8 cascades, 4 cells, 4 foundations. */
 function hasTheCards(game) {
   const { cascades, freecells, foundations } = game;
-  if (!isList(cascades, CASCADE_COUNT) || !cascades.every(Array.isArray)) return false;
-  if (!isList(freecells, FREECELL_COUNT) || !isList(foundations, SUIT_COUNT)) return false;
+  if (cascades.length !== CASCADE_COUNT || freecells.length !== FREECELL_COUNT) return false;
+  if (foundations.length !== SUIT_COUNT) return false;
   const cards = [...cascades.flat(), ...freecells.filter((code) => code !== null)];
   for (const [suit, top] of foundations.entries()) {
     if (top === null) continue;

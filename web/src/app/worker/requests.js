@@ -13,12 +13,12 @@ function call(python, op, args) {
 }
 
 // A request that waits for a search (Python's table says which) is answered when the search
-// ends (a check may need a few, one after another). The searches run in slices of THINK_MS,
-// each a task of its own, so that the page's other requests are answered between two slices;
+// ends (a check may need a few, one after another). The searches run in slices (think() with no
+// argument: Python's freecell._web.protocol.SLICE_SECONDS), each a task of its own, so that the
+// page's other requests are answered between two slices;
 // one that changes the game ends the game's search, and the waiting requests get {cancelled}.
 // The search for a deal, or for a layout's deals, goes on while the game changes: the requests
 // the table says end it (a newer one, a deal opened) answer the waiting ones {cancelled}.
-const THINK_MS = 5;
 const UNKNOWN = { waits: false, ends: [] }; // a request Python does not know: it says so
 
 /**
@@ -36,7 +36,7 @@ export function createRequests(session, siteText) {
   function think(python) {
     let state;
     try {
-      state = python.think(THINK_MS / 1000);
+      state = python.think(); // one slice
     } catch {
       state = "idle"; // a search that fails is over: the waiting hints get {cancelled}
     }
