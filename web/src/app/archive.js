@@ -5,16 +5,17 @@
 // The statistics (stats.js) stay this device's own; what came from other devices' files is kept
 // beside them, per device, as each device's counts (played, won, best streak), and the figures
 // add them up. A merge takes the larger count of each device, the union of the daily dates
-// and games and the fewest moves of each deal, so importing a file twice (or a file that holds
+// and games, the fewest moves and the lowest par of each deal, so importing a file twice (or a file that holds
 // this device's own counts, passed back) counts nothing twice. A file is checked whole before
 // anything changes: a bad one is refused with the reason, and nothing is lost. Nothing from a
 // file is ever read as HTML: every text goes in as text, and every value is checked against
 // what it may be.
 import { t } from "./i18n.js";
 import { isDate, isDeal, isDealKey, isId, newId, utcDate } from "./identity.js";
+import { allPars, forgetPars, isPar, rememberPars } from "./par.js";
 import { MOVE } from "./state.js";
 import { SETTINGS } from "./settings.js";
-import { dailyStreak } from "./stats.js";
+import { dailyStreak, wonAtPar } from "./stats.js";
 import { local } from "./storage.js";
 import { gameLink, openLinksInPlace } from "./url.js";
 
@@ -68,7 +69,7 @@ function tally(value, field) {
 
 function game(value, field) {
   need(isObject(value), field);
-  const { id, deal, date, result, moves, daily } = value;
+  const { id, deal, date, result, moves, daily, player_moves: counted } = value;
   need(isId(id), `${field}.id`);
   need(isDeal(deal), `${field}.deal`);
   const when = typeof date === "string" && date.length <= 40 ? Date.parse(date) : Number.NaN;
@@ -79,7 +80,27 @@ function game(value, field) {
   need(tokens.length <= MOST.moves && tokens.every((move) => MOVE.test(move)), `${field}.moves`);
   const dated = isDate(daily);
   need(daily === null || daily === undefined || dated, `${field}.daily`);
-  return { id, deal, date: new Date(date).toISOString(), result, moves, daily: daily ?? null };
+  // The player's count of the moves (since 2026-11-29; older games have none).
+  const countable = counted === undefined || (isCount(counted) && counted <= tokens.length);
+  need(countable, `${field}.player_moves`);
+  const entry = { id, deal, date: new Date(date).toISOString(), result, moves, daily: daily ?? null };
+  if (counted !== undefined) entry.player_moves = counted;
+  return entry;
+}
+
+/** A deal's entry in a file: {fewest, par}, par where known. */
+function dealEntry(value, field) {
+  need(isObject(value) && isCount(value.fewest) && value.fewest > 0, field);
+  need(value.par === undefined || isPar(value.par), `${field}.par`);
+  return value.par === undefined ? { fewest: value.fewest } : { fewest: value.fewest, par: value.par };
+}
+
+/** Two entries of a deal as one ({fewest, par}): the fewest moves and the lowest par. */
+function lower(one, other) {
+  const entry = { fewest: Math.min(one?.fewest ?? Infinity, other.fewest) };
+  const par = Math.min(one?.par ?? Infinity, other.par ?? Infinity);
+  if (par !== Infinity) entry.par = par;
+  return entry;
 }
 
 /**
@@ -112,9 +133,12 @@ export function parseArchive(text) {
   const deals = {};
   for (const [deal, entry] of Object.entries(value.deals)) {
     need(isDealKey(deal), "deals");
-    need(isObject(entry) && isCount(entry.fewest) && entry.fewest > 0, `deals.${deal}`);
-    deals[deal] = { fewest: entry.fewest };
+    deals[deal] = dealEntry(entry, `deals.${deal}`);
   }
+  // Each deal's par known there (since 2026-11-29; older files have none).
+  const par = value.par ?? {};
+  need(isObject(par) && Object.keys(par).length <= MOST.deals, "par");
+  for (const [deal, moves] of Object.entries(par)) need(isDealKey(deal) && isPar(moves), "par");
   need(isObject(value.settings), "settings");
   const settings = {};
   for (const [key, setting] of Object.entries(value.settings)) {
@@ -126,7 +150,8 @@ export function parseArchive(text) {
   const games = value.games.map((entry, index) => game(entry, `games[${index}]`));
   const { device, statistics } = value;
   const daily = [...value.daily];
-  return { device, own, streak: statistics.streak, imported, daily, deals, settings, games };
+  const pars = { ...par };
+  return { device, own, streak: statistics.streak, imported, daily, deals, pars, settings, games };
 }
 
 /** This device's id, made once: a file names the device its own counts come from. */
@@ -139,7 +164,7 @@ function deviceId() {
   return id;
 }
 
-/** What came from other devices: {devices: {id: tally}, daily: [dates], deals: {deal: {fewest}}} */
+/** What came from other devices: {devices: {id: tally}, daily: [dates], deals: {deal: {fewest, par}}} */
 function readImported() {
   const value = local.readJson(IMPORTED_KEY, null);
   const empty = { devices: {}, daily: [], deals: {} };
@@ -155,8 +180,11 @@ function readImported() {
   const daily = Array.isArray(value.daily) ? value.daily.filter(isDate) : [];
   const deals = {};
   for (const [deal, entry] of Object.entries(isObject(value.deals) ? value.deals : {})) {
-    const sound = isObject(entry) && isCount(entry.fewest) && entry.fewest > 0;
-    if (isDealKey(deal) && sound) deals[deal] = entry;
+    try {
+      if (isDealKey(deal)) deals[deal] = dealEntry(entry, deal);
+    } catch {
+      // an unsound entry costs only itself
+    }
   }
   return { devices, daily, deals };
 }
@@ -209,16 +237,17 @@ export function createArchive(stats, controls = (selector) => document.querySele
   function log(game, { assisted = false, daily = null } = {}) {
     if (!game.move_count || game.deal === null) return;
     const moves = game.moves.join(",");
+    const counted = game.player_moves;
     const games = [...loadGames()];
     const index = games.findLastIndex((entry) => entry.deal === game.deal);
     const entry = games[index];
     const result = game.won ? (assisted ? "solved" : "won") : "playing";
     if (entry && related(entry.moves, moves)) {
       if (entry.result !== "playing" || (entry.moves === moves && entry.result === result)) return;
-      games[index] = { ...entry, moves, result };
+      games[index] = { ...entry, moves, result, player_moves: counted };
     } else {
       const date = new Date().toISOString();
-      games.push({ id: newId(), deal: game.deal, date, result, moves, daily });
+      games.push({ id: newId(), deal: game.deal, date, result, moves, daily, player_moves: counted });
     }
     saveGames(games);
   }
@@ -232,22 +261,28 @@ export function createArchive(stats, controls = (selector) => document.querySele
     const best = Math.max(own.best, ...others.map((counts) => counts.best));
     const dates = [...stats.dailyDates(), ...daily];
     const streak = daily.length ? dailyStreak(dates, today) : own.dailyStreak;
-    return { ...own, played, won, best, rate: played ? won / played : null, dailyStreak: streak };
+    const atPar = wonAtPar(wonDeals());
+    const rate = played ? won / played : null;
+    return { ...own, played, won, best, rate, dailyStreak: streak, atPar };
+  }
+
+  /** Every deal won, here or on the devices whose files came in: {deal: {fewest, par}}. */
+  function wonDeals() {
+    const deals = { ...loadImported().deals };
+    for (const [key, entry] of Object.entries(stats.wonDeals())) deals[key] = lower(deals[key], entry);
+    return deals;
   }
 
   /** The file's content now (see docs/archive.md). */
   function contents() {
     const own = stats.figures();
     const imported = loadImported();
-    const deals = { ...imported.deals };
-    for (const [key, { fewest }] of Object.entries(stats.wonDeals())) {
-      deals[key] = { fewest: Math.min(deals[key]?.fewest ?? Infinity, fewest) };
-    }
+    const deals = wonDeals();
     for (const entry of loadGames()) {
-      if (entry.result !== "won") continue;
-      const count = entry.moves.split(",").length;
+      // A game logged before 2026-11-29 has no player's count: the statistics hold its win.
+      if (entry.result !== "won" || entry.player_moves === undefined) continue;
       const key = String(entry.deal);
-      deals[key] = { fewest: Math.min(deals[key]?.fewest ?? Infinity, count) };
+      deals[key] = lower(deals[key], { fewest: entry.player_moves });
     }
     const settings = {};
     for (const { key, values } of Object.values(SETTINGS)) {
@@ -263,6 +298,7 @@ export function createArchive(stats, controls = (selector) => document.querySele
       imported: imported.devices,
       daily: [...new Set([...stats.dailyDates(), ...imported.daily])].sort(),
       deals,
+      par: allPars(),
       settings,
       games: loadGames(),
     };
@@ -298,9 +334,8 @@ export function createArchive(stats, controls = (selector) => document.querySele
     for (const [id, counts] of Object.entries(archive.imported)) take(id, counts);
     const daily = [...new Set([...imported.daily, ...archive.daily])].sort().slice(-MOST.daily);
     const deals = { ...imported.deals };
-    for (const [deal, { fewest }] of Object.entries(archive.deals)) {
-      deals[deal] = { fewest: Math.min(deals[deal]?.fewest ?? Infinity, fewest) };
-    }
+    for (const [deal, entry] of Object.entries(archive.deals)) deals[deal] = lower(deals[deal], entry);
+    rememberPars(archive.pars);
     const games = loadGames();
     const known = new Set(games.map((entry) => entry.id));
     const added = archive.games.filter((entry) => !known.has(entry.id));
@@ -345,12 +380,12 @@ export function createArchive(stats, controls = (selector) => document.querySele
   return {
     ...stats,
     figures,
-    /** What this deal's record says ({won, fewest}), other devices' wins included. */
+    /** What this deal's record says ({won, fewest, par}), other devices' wins included. */
     deal(number) {
       const own = stats.deal(number);
       const other = loadImported().deals[String(number)];
       if (!other) return own;
-      return { won: true, fewest: Math.min(own?.fewest ?? Infinity, other.fewest) };
+      return { won: true, ...lower(own, other) };
     },
     opened(game) {
       stats.opened(game);
@@ -363,6 +398,7 @@ export function createArchive(stats, controls = (selector) => document.querySele
     /** Forget everything: the statistics, the other devices' counts and the games. */
     reset() {
       stats.reset();
+      forgetPars();
       saveImported({ devices: {}, daily: [], deals: {} });
       saveGames([]);
     },
@@ -383,7 +419,7 @@ export function renderGames(list, games, state) {
     const link = document.createElement("a");
     link.href = gameLink(state, entry.deal, entry.moves);
     link.textContent = t("games.deal", { number: String(entry.deal) });
-    const count = entry.moves ? entry.moves.split(",").length : 0;
+    const count = entry.player_moves ?? (entry.moves ? entry.moves.split(",").length : 0);
     const details = [
       new Date(entry.date).toLocaleDateString(document.documentElement.lang || "en"),
       RESULT_WORDS[entry.result](),

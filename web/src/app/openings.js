@@ -76,6 +76,8 @@ function claimsTheMoves(game, reply, asked) {
   const { moves, auto, redo } = game;
   if (!isMoves(moves) || !isFlags(auto, moves.length) || !isMoves(redo)) return false;
   if (!isFlags(game.redo_auto, redo.length) || game.move_count !== moves.length) return false;
+  const counted = game.player_moves;
+  if (!Number.isSafeInteger(counted) || counted < 0 || counted > moves.length) return false;
   if (game.can_undo !== moves.length > 0 || game.can_redo !== redo.length > 0) return false;
   const tokens = String(asked ?? "")
     .split(",")

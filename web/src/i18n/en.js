@@ -292,5 +292,23 @@ export default {
   "archive.not-ours": "This file can't be imported: it is not an export of FreeCell Deals. Nothing changed.",
   "archive.version": "This file can't be imported: this page reads version {version} of the export format. Nothing changed.",
   "archive.bad-field": "This file can't be imported: its “{field}” is not what an export holds. Nothing changed.",
-  "solve.searching": "Looking for a short solution…"
+  "solve.searching": "Looking for a short solution…",
+  "par.label": "Par:",
+  "par.show": "Show par, the fewest moves we know",
+  "par.searching": "Looking for this deal's par, the fewest moves we know…",
+  "par.title": "Par: the fewest moves we know for this deal (moves home are free)",
+  "win.won": "You won deal #{deal}!",
+  "win.at-par": {
+    "one": "{count} move, par {par}: you matched the best we know.",
+    "other": "{count} moves, par {par}: you matched the best we know."
+  },
+  "win.under-par": {
+    "one": "{count} move, par {par}: {by} under par! Your line is now this deal's par in this browser.",
+    "other": "{count} moves, par {par}: {by} under par! Your line is now this deal's par in this browser."
+  },
+  "win.over-par": {
+    "one": "{count} move, par {par}: {by} over.",
+    "other": "{count} moves, par {par}: {by} over."
+  },
+  "stats.at-par": "Won at or under par"
 };

@@ -288,5 +288,23 @@ export default {
   "archive.not-ours": "No se puede importar este archivo: no es una exportación de FreeCell Deals. No ha cambiado nada.",
   "archive.version": "No se puede importar este archivo: esta página lee la versión {version} del formato. No ha cambiado nada.",
   "archive.bad-field": "No se puede importar este archivo: su «{field}» no es lo que contiene una exportación. No ha cambiado nada.",
-  "solve.searching": "Buscando una solución corta…"
+  "solve.searching": "Buscando una solución corta…",
+  "par.label": "Par:",
+  "par.show": "Mostrar el par, la menor cantidad de movimientos que conocemos",
+  "par.searching": "Buscando el par de esta partida, la menor cantidad de movimientos que conocemos…",
+  "par.title": "Par: la menor cantidad de movimientos que conocemos para esta partida (subir cartas a las fundaciones no cuenta)",
+  "win.won": "¡Ganaste la partida n.º {deal}!",
+  "win.at-par": {
+    "one": "{count} movimiento, par {par}: igualaste lo mejor que conocemos.",
+    "other": "{count} movimientos, par {par}: igualaste lo mejor que conocemos."
+  },
+  "win.under-par": {
+    "one": "{count} movimiento, par {par}: ¡{by} bajo par! Tu solución es ahora el par de esta partida en este navegador.",
+    "other": "{count} movimientos, par {par}: ¡{by} bajo par! Tu solución es ahora el par de esta partida en este navegador."
+  },
+  "win.over-par": {
+    "one": "{count} movimiento, par {par}: {by} por encima.",
+    "other": "{count} movimientos, par {par}: {by} por encima."
+  },
+  "stats.at-par": "Ganadas en par o bajo par"
 };

@@ -288,5 +288,23 @@ export default {
   "archive.not-ours": "Questo file non si può importare: non è un'esportazione di FreeCell Deals. Non è cambiato nulla.",
   "archive.version": "Questo file non si può importare: questa pagina legge la versione {version} del formato. Non è cambiato nulla.",
   "archive.bad-field": "Questo file non si può importare: il suo «{field}» non è ciò che contiene un'esportazione. Non è cambiato nulla.",
-  "solve.searching": "Cerco una soluzione breve…"
+  "solve.searching": "Cerco una soluzione breve…",
+  "par.label": "Par:",
+  "par.show": "Mostra il par, il minor numero di mosse che conosciamo",
+  "par.searching": "Cerco il par di questa smazzata, il minor numero di mosse che conosciamo…",
+  "par.title": "Par: il minor numero di mosse che conosciamo per questa smazzata (le mosse verso le fondazioni non contano)",
+  "win.won": "Hai vinto la smazzata n. {deal}!",
+  "win.at-par": {
+    "one": "{count} mossa, par {par}: hai eguagliato il meglio che conosciamo.",
+    "other": "{count} mosse, par {par}: hai eguagliato il meglio che conosciamo."
+  },
+  "win.under-par": {
+    "one": "{count} mossa, par {par}: {by} sotto il par! La tua soluzione ora è il par di questa smazzata in questo browser.",
+    "other": "{count} mosse, par {par}: {by} sotto il par! La tua soluzione ora è il par di questa smazzata in questo browser."
+  },
+  "win.over-par": {
+    "one": "{count} mossa, par {par}: {by} sopra.",
+    "other": "{count} mosse, par {par}: {by} sopra."
+  },
+  "stats.at-par": "Vinte in par o sotto"
 };

@@ -288,5 +288,23 @@ export default {
   "archive.not-ours": "Este arquivo não pode ser importado: não é uma exportação do FreeCell Deals. Nada mudou.",
   "archive.version": "Este arquivo não pode ser importado: esta página lê a versão {version} do formato. Nada mudou.",
   "archive.bad-field": "Este arquivo não pode ser importado: seu “{field}” não é o que uma exportação contém. Nada mudou.",
-  "solve.searching": "Procurando uma solução curta…"
+  "solve.searching": "Procurando uma solução curta…",
+  "par.label": "Par:",
+  "par.show": "Mostrar o par, o menor número de jogadas que conhecemos",
+  "par.searching": "Procurando o par deste jogo, o menor número de jogadas que conhecemos…",
+  "par.title": "Par: o menor número de jogadas que conhecemos para este jogo (ir para as fundações não conta)",
+  "win.won": "Você venceu o jogo nº {deal}!",
+  "win.at-par": {
+    "one": "{count} jogada, par {par}: você igualou o melhor que conhecemos.",
+    "other": "{count} jogadas, par {par}: você igualou o melhor que conhecemos."
+  },
+  "win.under-par": {
+    "one": "{count} jogada, par {par}: {by} abaixo do par! Sua solução agora é o par deste jogo neste navegador.",
+    "other": "{count} jogadas, par {par}: {by} abaixo do par! Sua solução agora é o par deste jogo neste navegador."
+  },
+  "win.over-par": {
+    "one": "{count} jogada, par {par}: {by} acima.",
+    "other": "{count} jogadas, par {par}: {by} acima."
+  },
+  "stats.at-par": "Vencidos no par ou abaixo"
 };
