@@ -387,7 +387,8 @@ class TestStatistics:
         second.bring_to_front()
         assert stats_shown(second)["played"] == "1"
         second.locator("[data-card='AS']").dblclick()  # home, from deal 2's first cascade
-        expect(second.locator("#moves-count")).to_have_text("1")
+        expect(second.locator("#board")).to_have_attribute("data-moves", re.compile(r"h$"))
+        expect(second.locator("#moves-count")).to_have_text("0")  # a move home is free
         first.bring_to_front()
         assert stats_shown(first)["played"] == "2"
 
