@@ -61,22 +61,35 @@ def _buried(cascade: bytes) -> int:
 
 
 def _settle_all(found: bytes, cells: bytes, cascades: list[bytes]) -> tuple[bytes, bytes]:
-    """Send home every card that can go, until none can; ``cascades`` changes in place."""
+    """Send home every card that can go, until none can; ``cascades`` changes in place.
+
+    Suit by suit, the next card of the suit is looked up among the cascades' bottom cards and
+    the free cells (the state at the end is the same whatever order the cards go in).
+    """
     f = bytearray(found)
-    moved = True
-    while moved:
-        moved = False
-        for i in range(len(cascades)):
-            while cascades[i] and f[cascades[i][-1] & 3] == cascades[i][-1] >> 2:
-                f[cascades[i][-1] & 3] += 1
-                cascades[i] = cascades[i][:-1]
-                moved = True
-        for c in cells:
-            if f[c & 3] == c >> 2:
-                f[c & 3] += 1
-                cells = cells.replace(_ONE[c], b"")
-                moved = True
+    bottoms = {cascade[-1]: i for i, cascade in enumerate(cascades) if cascade}
+    suit = idle = 0
+    while idle < 4:
+        want = f[suit] << 2 | suit
+        i = bottoms.get(want)
+        if i is not None:
+            rest = cascades[i] = cascades[i][:-1]
+            if rest:
+                bottoms[rest[-1]] = i
+        elif want in cells:
+            cells = cells.replace(_ONE[want], b"")
+        else:
+            suit = (suit + 1) & 3
+            idle += 1
+            continue
+        f[suit] += 1
+        idle = 0
     return bytes(f), cells
+
+
+def _exposed(cascade: bytes) -> int:
+    """Return how many cards of a cascade sit above its bottom run once that run has left."""
+    return _buried(cascade[: len(cascade) - _run_length(cascade)])
 
 
 _Child = tuple[bytes, int, int, int]
@@ -84,9 +97,19 @@ _Child = tuple[bytes, int, int, int]
 
 
 def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept inline for speed
-    key: bytes, buried: _Cache[int], runs: _Cache[int], capacity: int
+    key: bytes, exposed: _Cache[int], runs: _Cache[int], capacity: int, limit: int
 ) -> list[_Child]:
-    """Return the positions one player move away, every card that can go home sent home."""
+    """Return the positions one player move away, every card that can go home sent home.
+
+    Leaves out the children of rank over ``limit`` that are not won, before making their keys
+    (most of a child's cost): the beam would not keep them. A child that sends cards home is
+    made whole, whatever its rank.
+
+    A run that goes onto a card it fits leaves that cascade's buried cards as they were, and
+    moving part of a bottom run leaves its cascade's; so a child's buried cards are known from
+    its parent's and, when a whole bottom run leaves, ``exposed``: the cards a cascade buries
+    without its bottom run.
+    """
     end = key.index(0xFF, 4)
     found = key[:4]
     cells = key[4:end]
@@ -97,8 +120,8 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
     while empty < 8 and not cascades[empty]:
         empty += 1
     bottoms = {cascades[i][-1]: i for i in range(empty, 8)}
-    column = [buried[c] for c in cascades]
-    total = sum(column)
+    lengths = [runs[c] for c in cascades]
+    total = sum([len(c) for c in cascades]) - sum(lengths)
     n_cells = len(cells)
     out: list[_Child] = []
     add = out.append
@@ -108,72 +131,85 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
     def settled(cl: bytes, nc: list[bytes], move: int) -> None:
         f, cl = _settle_all(found, cl, nc)
         nc.sort()
-        b = sum([buried[c] for c in nc])
+        b = sum([len(c) - runs[c] for c in nc])
         add((f + cl + _END_BYTES + join(nc), move, b, b + len(cl)))
 
-    # Free cells to cascades (a card in a free cell never fits home: it would be there).
-    for c in cells:
-        rest = found + cells.replace(_ONE[c], b"") + _END_BYTES
-        for p in parents[c]:
-            j = bottoms.get(p)
-            if j is not None:
-                nc = cascades.copy()
-                new = nc[j] = cascades[j] + _ONE[c]
-                nc.sort()
-                b = total - column[j] + buried[new]
-                add((rest + join(nc), c | p << 6, b, b + n_cells - 1))
-        if empty:
-            nc = cascades.copy()
-            nc[0] = _ONE[c]
-            nc.sort()
-            add((rest + join(nc), c | _EMPTY << 6, total, total + n_cells - 1))
-    most = (free + 1) << empty
-    most_to_empty = (free + 1) << (empty - 1) if empty else 0
-    for i in range(empty, 8):
-        cascade = cascades[i]
-        n = len(cascade)
-        run = runs[cascade]
-        base = total - column[i]
-        top = run if run < most else most  # noqa: FURB136 - min() is a call
-        for k in range(1, top + 1):
-            c = cascade[n - k]
+    # Free cells to cascades (a card in a free cell never fits home: it would be there); the
+    # buried cards stay as they are.
+    if not total or total <= limit - n_cells + 1:
+        for c in cells:
+            rest = found + cells.replace(_ONE[c], b"") + _END_BYTES
             for p in parents[c]:
                 j = bottoms.get(p)
                 if j is not None:
                     nc = cascades.copy()
-                    rest = nc[i] = cascade[: n - k]
-                    new = nc[j] = cascades[j] + cascade[n - k :]
-                    if rest and found[rest[-1] & 3] == rest[-1] >> 2:
+                    nc[j] += _ONE[c]
+                    nc.sort()
+                    add((rest + join(nc), c | p << 6, total, total + n_cells - 1))
+            if empty:
+                nc = cascades.copy()
+                nc[0] = _ONE[c]
+                nc.sort()
+                add((rest + join(nc), c | _EMPTY << 6, total, total + n_cells - 1))
+    most = (free + 1) << empty
+    most_to_empty = (free + 1) << (empty - 1) if empty else 0
+    over = limit - n_cells  # the buried cards over which a cascade's child is left out
+    for i in range(empty, 8):
+        cascade = cascades[i]
+        n = len(cascade)
+        run = lengths[i]
+        # The buried cards once the whole bottom run leaves (a part of it: ``total``).
+        whole = total - (n - run) + exposed[cascade]
+        top = run if run < most else most  # noqa: FURB136 - min() is a call
+        for k in range(1, top + 1):
+            m = n - k
+            home = m and found[cascade[m - 1] & 3] == cascade[m - 1] >> 2
+            b = whole if k == run else total
+            if not home and b and b > over:
+                continue
+            c = cascade[m]
+            for p in parents[c]:
+                j = bottoms.get(p)
+                if j is not None:
+                    nc = cascades.copy()
+                    nc[i] = cascade[:m]
+                    nc[j] += cascade[m:]
+                    if home:
                         settled(cells, nc, c | p << 6)
                         continue
                     nc.sort()
-                    b = base - column[j] + buried[rest] + buried[new]
                     add((prefix + join(nc), c | p << 6, b, b + n_cells))
         if empty and n > 1 and not (run == n and run <= most_to_empty):
             # Onto an empty cascade: the largest run that may go, never the whole cascade.
             k = run if run < most_to_empty else most_to_empty  # noqa: FURB136
             if k >= n:
                 k = n - 1
-            c = cascade[n - k]
-            nc = cascades.copy()
-            rest = nc[i] = cascade[: n - k]
-            nc[0] = cascade[n - k :]
-            if found[rest[-1] & 3] == rest[-1] >> 2:
-                settled(cells, nc, c | _EMPTY << 6)
-            else:
-                nc.sort()
-                b = base + buried[rest]
-                add((prefix + join(nc), c | _EMPTY << 6, b, b + n_cells))
+            m = n - k
+            home = found[cascade[m - 1] & 3] == cascade[m - 1] >> 2
+            b = whole if k == run else total
+            if home or not b or b <= over:
+                c = cascade[m]
+                nc = cascades.copy()
+                nc[i] = cascade[:m]
+                nc[0] = cascade[m:]
+                if home:
+                    settled(cells, nc, c | _EMPTY << 6)
+                else:
+                    nc.sort()
+                    add((prefix + join(nc), c | _EMPTY << 6, b, b + n_cells))
         if free:
+            home = n > 1 and found[cascade[-2] & 3] == cascade[-2] >> 2
+            b = whole if run == 1 else total
+            if not home and b and b > over - 1:
+                continue
             c = cascade[-1]
             nc = cascades.copy()
-            rest = nc[i] = cascade[:-1]
+            nc[i] = cascade[:-1]
             cl = _SORTED[cells + _ONE[c]]
-            if rest and found[rest[-1] & 3] == rest[-1] >> 2:
+            if home:
                 settled(cl, nc, c | _CELL << 6)
                 continue
             nc.sort()
-            b = base + buried[rest]
             add((found + cl + _END_BYTES + join(nc), c | _CELL << 6, b, b + n_cells + 1))
     return out
 
@@ -193,6 +229,10 @@ class _Budget:
         self.cut = 0
 
 
+_RANKS: Final = 64
+"""More than the highest rank: 52 cards above their run and 4 free cells at the most."""
+
+
 def _beam(  # noqa: C901 - one loop, its exits inline
     start: bytes, width: int, bound: int, capacity: int, budget: _Budget
 ) -> Generator[None, None, list[int] | None]:
@@ -203,9 +243,9 @@ def _beam(  # noqa: C901 - one loop, its exits inline
     (``budget.spent``). Among positions of equal rank, children of later positions of the
     level are kept first, as macroxue's buckets keep the last one met.
     """
-    buried: _Cache[int] = _Cache(_buried)
+    exposed: _Cache[int] = _Cache(_exposed)
     runs: _Cache[int] = _Cache(_run_length)
-    if sum(buried[c] for c in _unpack(start)[2]) == 0:
+    if sum(_buried(c) for c in _unpack(start)[2]) == 0:
         return []
     seen = {start}
     level: list[bytes] = [start]
@@ -215,14 +255,24 @@ def _beam(  # noqa: C901 - one loop, its exits inline
         depth += 1
         found: dict[bytes, tuple[int, int, bytes, int]] = {}
         goal = None
+        # The children of rank over ``limit`` cannot be kept: ``kept`` >= ``width`` of those
+        # found have a rank of at most ``limit`` (``counts`` by rank), and it only goes down.
+        counts = [0] * _RANKS
+        limit = _RANKS - 1
+        kept = 0
         for n, key in enumerate(level):
-            for child, move, b, rank in _children(key, buried, runs, capacity):
-                if child in seen or child in found:
+            for child, move, b, rank in _children(key, exposed, runs, capacity, limit):
+                if (rank > limit and b) or child in seen or child in found:
                     continue
                 found[child] = (rank, -n, key, move)
                 if b == 0:
                     goal = child
                     break
+                counts[rank] += 1
+                kept += 1
+                while kept - counts[limit] >= width:
+                    kept -= counts[limit]
+                    limit -= 1
             if goal is not None:
                 break
             if n & 63 == 63:
