@@ -87,9 +87,10 @@ def _settle_all(found: bytes, cells: bytes, cascades: list[bytes]) -> tuple[byte
     return bytes(f), cells
 
 
-def _exposed(cascade: bytes) -> int:
-    """Return how many cards of a cascade sit above its bottom run once that run has left."""
-    return _buried(cascade[: len(cascade) - _run_length(cascade)])
+def _shape(cascade: bytes) -> tuple[int, int, int]:
+    """Return a cascade's bottom run, buried cards, and buried cards once that run has left."""
+    run = _run_length(cascade)
+    return run, len(cascade) - run, _buried(cascade[: len(cascade) - run])
 
 
 _Child = tuple[bytes, int, int, int]
@@ -97,32 +98,30 @@ _Child = tuple[bytes, int, int, int]
 
 
 def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept inline for speed
-    key: bytes, exposed: _Cache[int], runs: _Cache[int], capacity: int, limit: int
+    key: bytes, total: int, shapes: _Cache[tuple[int, int, int]], capacity: int, limit: int
 ) -> list[_Child]:
     """Return the positions one player move away, every card that can go home sent home.
 
-    Leaves out the children of rank over ``limit`` that are not won, before making their keys
-    (most of a child's cost): the beam would not keep them. A child that sends cards home is
-    made whole, whatever its rank.
+    ``total`` is the key's buried cards. Leaves out the children of rank over ``limit`` that
+    are not won, before making their keys (most of a child's cost): the beam would not keep
+    them. (A child that sends cards home is ranked once they have gone.)
 
     A run that goes onto a card it fits leaves that cascade's buried cards as they were, and
     moving part of a bottom run leaves its cascade's; so a child's buried cards are known from
-    its parent's and, when a whole bottom run leaves, ``exposed``: the cards a cascade buries
-    without its bottom run.
+    its parent's and, when a whole bottom run leaves, the cards its cascade buries without it
+    (``shapes``).
     """
     end = key.index(0xFF, 4)
     found = key[:4]
     cells = key[4:end]
     cascades = key[end + 1 :].split(_SEP_BYTES)
     prefix = key[: end + 1]
-    free = capacity - len(cells)
+    n_cells = end - 4
+    free = capacity - n_cells
     empty = 0
     while empty < 8 and not cascades[empty]:
         empty += 1
     bottoms = {cascades[i][-1]: i for i in range(empty, 8)}
-    lengths = [runs[c] for c in cascades]
-    total = sum([len(c) for c in cascades]) - sum(lengths)
-    n_cells = len(cells)
     out: list[_Child] = []
     add = out.append
     join = _SEP_BYTES.join
@@ -130,13 +129,14 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
 
     def settled(cl: bytes, nc: list[bytes], move: int) -> None:
         f, cl = _settle_all(found, cl, nc)
-        nc.sort()
-        b = sum([len(c) - runs[c] for c in nc])
-        add((f + cl + _END_BYTES + join(nc), move, b, b + len(cl)))
+        b = sum([shapes[c][1] for c in nc])
+        if not b or b + len(cl) <= limit:
+            nc.sort()
+            add((f + cl + _END_BYTES + join(nc), move, b, b + len(cl)))
 
     # Free cells to cascades (a card in a free cell never fits home: it would be there); the
     # buried cards stay as they are.
-    if not total or total <= limit - n_cells + 1:
+    if cells and (not total or total <= limit - n_cells + 1):
         for c in cells:
             rest = found + cells.replace(_ONE[c], b"") + _END_BYTES
             for p in parents[c]:
@@ -154,19 +154,24 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
     most = (free + 1) << empty
     most_to_empty = (free + 1) << (empty - 1) if empty else 0
     over = limit - n_cells  # the buried cards over which a cascade's child is left out
+    part = not total or total <= over  # the children that move a part of a bottom run
     for i in range(empty, 8):
         cascade = cascades[i]
         n = len(cascade)
-        run = lengths[i]
-        # The buried cards once the whole bottom run leaves (a part of it: ``total``).
-        whole = total - (n - run) + exposed[cascade]
+        run, buried, left = shapes[cascade]
+        whole = total - buried + left  # the buried cards once the whole bottom run has left
         top = run if run < most else most  # noqa: FURB136 - min() is a call
         for k in range(1, top + 1):
             m = n - k
             home = m and found[cascade[m - 1] & 3] == cascade[m - 1] >> 2
-            b = whole if k == run else total
-            if not home and b and b > over:
-                continue
+            if k == run:
+                b = whole
+                if not home and whole and whole > over:
+                    continue
+            else:
+                b = total
+                if not home and not part:
+                    continue
             c = cascade[m]
             for p in parents[c]:
                 j = bottoms.get(p)
@@ -200,7 +205,7 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
         if free:
             home = n > 1 and found[cascade[-2] & 3] == cascade[-2] >> 2
             b = whole if run == 1 else total
-            if not home and b and b > over - 1:
+            if not home and b and b >= over:
                 continue
             c = cascade[-1]
             nc = cascades.copy()
@@ -231,6 +236,8 @@ class _Budget:
 
 _RANKS: Final = 64
 """More than the highest rank: 52 cards above their run and 4 free cells at the most."""
+_ORDER_BITS: Final = 40
+"""A child's order in its level is its rank << _ORDER_BITS | (width - its parent's index)."""
 
 
 def _beam(  # noqa: C901 - one loop, its exits inline
@@ -243,28 +250,32 @@ def _beam(  # noqa: C901 - one loop, its exits inline
     (``budget.spent``). Among positions of equal rank, children of later positions of the
     level are kept first, as macroxue's buckets keep the last one met.
     """
-    exposed: _Cache[int] = _Cache(_exposed)
-    runs: _Cache[int] = _Cache(_run_length)
-    if sum(_buried(c) for c in _unpack(start)[2]) == 0:
+    shapes: _Cache[tuple[int, int, int]] = _Cache(_shape)
+    total = sum(shapes[c][1] for c in _unpack(start)[2])
+    if total == 0:
         return []
     seen = {start}
-    level: list[bytes] = [start]
+    level = [(start, total)]
     links: list[dict[bytes, tuple[bytes, int]]] = []
     depth = 0
     while level and depth + 1 < bound:
         depth += 1
-        found: dict[bytes, tuple[int, int, bytes, int]] = {}
+        # Each child met: its order (by rank, then children of later positions first), and
+        # its parent and move.
+        order: dict[bytes, int] = {}
+        via: dict[bytes, tuple[bytes, int, int]] = {}
         goal = None
         # The children of rank over ``limit`` cannot be kept: ``kept`` >= ``width`` of those
-        # found have a rank of at most ``limit`` (``counts`` by rank), and it only goes down.
+        # met have a rank of at most ``limit`` (``counts`` by rank), and it only goes down.
         counts = [0] * _RANKS
-        limit = _RANKS - 1
+        limit = _RANKS - 1 if depth + 1 < bound else -1  # the last level: only a win counts
         kept = 0
-        for n, key in enumerate(level):
-            for child, move, b, rank in _children(key, exposed, runs, capacity, limit):
-                if (rank > limit and b) or child in seen or child in found:
+        for n, (key, total) in enumerate(level):
+            for child, move, b, rank in _children(key, total, shapes, capacity, limit):
+                if (rank > limit and b) or child in seen or child in order:
                     continue
-                found[child] = (rank, -n, key, move)
+                order[child] = rank << _ORDER_BITS | (width - n)
+                via[child] = (key, move, b)
                 if b == 0:
                     goal = child
                     break
@@ -277,18 +288,18 @@ def _beam(  # noqa: C901 - one loop, its exits inline
                 break
             if n & 63 == 63:
                 yield
-        held = len(seen) + len(found)
+        held = len(seen) + len(order)
         budget.peak = max(budget.peak, held)
         if held > budget.room:
             budget.spent = True
             return None
         if goal is not None:
-            links.append({goal: found[goal][2:]})
+            links.append({goal: via[goal][:2]})
             return _path(goal, links)
-        ranked = sorted(found.items(), key=lambda item: item[1][:2])[:width]
-        links.append({child: (parent, move) for child, (_, _, parent, move) in ranked})
-        level = [child for child, _ in ranked]
-        seen.update(level)
+        ranked = sorted(order, key=order.__getitem__)[:width]
+        links.append({child: via[child][:2] for child in ranked})
+        level = [(child, via[child][2]) for child in ranked]
+        seen.update(ranked)
         yield
     return None
 
