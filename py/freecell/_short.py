@@ -127,8 +127,25 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
     join = _SEP_BYTES.join
     parents = _PARENTS
 
-    def settled(cl: bytes, nc: list[bytes], move: int) -> None:
-        f, cl = _settle_all(found, cl, nc)
+    def settled(cl: bytes, nc: list[bytes], i: int, move: int) -> None:
+        # Cascade i's new bottom card goes home, and the cards under it while they can; then
+        # only the next card of a suit that went home can go, wherever it is: the card moved
+        # (cascade i's old bottom card), a free cell's or another cascade's bottom card (the
+        # card the move went onto is covered). Then the rest goes as _settle_all sends it.
+        home = bytearray(found)
+        rest = nc[i]
+        while rest and home[rest[-1] & 3] == rest[-1] >> 2:
+            home[rest[-1] & 3] += 1
+            rest = rest[:-1]
+        nc[i] = rest
+        f = bytes(home)
+        moved, onto = cascades[i][-1], move >> 6
+        for s in range(4):
+            if f[s] != found[s]:
+                w = f[s] << 2 | s
+                if w in cl or w == moved or (bottoms.get(w, i) != i and w != onto):
+                    f, cl = _settle_all(f, cl, nc)
+                    break
         b = sum([shapes[c][1] for c in nc])
         if not b or b + len(cl) <= limit:
             nc.sort()
@@ -180,7 +197,7 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
                     nc[i] = cascade[:m]
                     nc[j] += cascade[m:]
                     if home:
-                        settled(cells, nc, c | p << 6)
+                        settled(cells, nc, i, c | p << 6)
                         continue
                     nc.sort()
                     add((prefix + join(nc), c | p << 6, b, b + n_cells))
@@ -198,7 +215,7 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
                 nc[i] = cascade[:m]
                 nc[0] = cascade[m:]
                 if home:
-                    settled(cells, nc, c | _EMPTY << 6)
+                    settled(cells, nc, i, c | _EMPTY << 6)
                 else:
                     nc.sort()
                     add((prefix + join(nc), c | _EMPTY << 6, b, b + n_cells))
@@ -212,7 +229,7 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
             nc[i] = cascade[:-1]
             cl = _SORTED[cells + _ONE[c]]
             if home:
-                settled(cl, nc, c | _CELL << 6)
+                settled(cl, nc, i, c | _CELL << 6)
                 continue
             nc.sort()
             add((found + cl + _END_BYTES + join(nc), c | _CELL << 6, b, b + n_cells + 1))
