@@ -87,10 +87,27 @@ def _settle_all(found: bytes, cells: bytes, cascades: list[bytes]) -> tuple[byte
     return bytes(f), cells
 
 
-def _shape(cascade: bytes) -> tuple[int, int, int]:
-    """Return a cascade's bottom run, buried cards, and buried cards once that run has left."""
+_Step = tuple[int, int, tuple[int, ...], int, int, bool]
+"""A part of a cascade's bottom run that may move: where it starts (m), its top card, the cards
+that card fits on, the suit and rank of the card it leaves at the bottom (-1: none), and whether
+it is the whole run."""
+_Shape = tuple[int, int, int, tuple[_Step, ...]]
+
+
+def _shape(cascade: bytes) -> _Shape:
+    """Return a cascade's bottom run, its buried cards, and those once the run has left.
+
+    And the parts of the run that may move, the last card first.
+    """
+    n = len(cascade)
     run = _run_length(cascade)
-    return run, len(cascade) - run, _buried(cascade[: len(cascade) - run])
+    steps = []
+    for k in range(1, run + 1):
+        m = n - k
+        below = cascade[m - 1] if m else -1
+        suit, rank = (below & 3, below >> 2) if m else (0, -1)
+        steps.append((m, cascade[m], _PARENTS[cascade[m]], suit, rank, k == run))
+    return run, n - run, _buried(cascade[: n - run]), tuple(steps)
 
 
 _Child = tuple[bytes, int, int, int]
@@ -98,7 +115,7 @@ _Child = tuple[bytes, int, int, int]
 
 
 def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept inline for speed
-    key: bytes, total: int, shapes: _Cache[tuple[int, int, int]], capacity: int, limit: int
+    key: bytes, total: int, shapes: _Cache[_Shape], capacity: int, limit: int
 ) -> list[_Child]:
     """Return the positions one player move away, every card that can go home sent home.
 
@@ -175,13 +192,14 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
     for i in range(empty, 8):
         cascade = cascades[i]
         n = len(cascade)
-        run, buried, left = shapes[cascade]
+        run, buried, left, steps = shapes[cascade]
         whole = total - buried + left  # the buried cards once the whole bottom run has left
-        top = run if run < most else most  # noqa: FURB136 - min() is a call
-        for k in range(1, top + 1):
-            m = n - k
-            home = m and found[cascade[m - 1] & 3] == cascade[m - 1] >> 2
-            if k == run:
+        low = n - most  # the first card of the largest run that may move
+        for m, c, fits, suit, rank, all_of_it in steps:
+            if m < low:
+                break
+            home = found[suit] == rank
+            if all_of_it:
                 b = whole
                 if not home and whole and whole > over:
                     continue
@@ -189,8 +207,7 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
                 b = total
                 if not home and not part:
                     continue
-            c = cascade[m]
-            for p in parents[c]:
+            for p in fits:
                 j = bottoms.get(p)
                 if j is not None:
                     nc = cascades.copy()
@@ -267,7 +284,7 @@ def _beam(  # noqa: C901 - one loop, its exits inline
     (``budget.spent``). Among positions of equal rank, children of later positions of the
     level are kept first, as macroxue's buckets keep the last one met.
     """
-    shapes: _Cache[tuple[int, int, int]] = _Cache(_shape)
+    shapes: _Cache[_Shape] = _Cache(_shape)
     total = sum(shapes[c][1] for c in _unpack(start)[2])
     if total == 0:
         return []
