@@ -16,7 +16,7 @@ its proof of impossibility is the answer, its solution the bound to beat and the
 the beam finds nothing shorter. Its cost and lengths, against macroxue's stored solutions, are
 in docs/performance.md (``bench.bench_short``); the design in docs/solver.md.
 
-The module is one unit, a little over 500 lines: the beam's moves (:func:`_children`, written
+The module is one unit, about 650 lines: the beam's moves (:func:`_children`, written
 inline for speed as the solver's scan is), the beam, and the one class that runs it beside
 today's search share the solver's private key format and nothing else.
 """
