@@ -16,7 +16,7 @@ its proof of impossibility is the answer, its solution the bound to beat and the
 the beam finds nothing shorter. Its cost and lengths, against macroxue's stored solutions, are
 in docs/performance.md (``bench.bench_short``); the design in docs/solver.md.
 
-The module is one unit, a little over 500 lines: the beam's moves (:func:`_children`, written
+The module is one unit, about 650 lines: the beam's moves (:func:`_children`, written
 inline for speed as the solver's scan is), the beam, and the one class that runs it beside
 today's search share the solver's private key format and nothing else.
 """
@@ -60,22 +60,53 @@ def _buried(cascade: bytes) -> int:
 
 
 def _settle_all(found: bytes, cells: bytes, cascades: list[bytes]) -> tuple[bytes, bytes]:
-    """Send home every card that can go, until none can; ``cascades`` changes in place."""
+    """Send home every card that can go, until none can; ``cascades`` changes in place.
+
+    Suit by suit, the next card of the suit is looked up among the cascades' bottom cards and
+    the free cells (the state at the end is the same whatever order the cards go in).
+    """
     f = bytearray(found)
-    moved = True
-    while moved:
-        moved = False
-        for i in range(len(cascades)):
-            while cascades[i] and f[cascades[i][-1] & 3] == cascades[i][-1] >> 2:
-                f[cascades[i][-1] & 3] += 1
-                cascades[i] = cascades[i][:-1]
-                moved = True
-        for c in cells:
-            if f[c & 3] == c >> 2:
-                f[c & 3] += 1
-                cells = cells.replace(_ONE[c], b"")
-                moved = True
+    bottoms = {cascade[-1]: i for i, cascade in enumerate(cascades) if cascade}
+    suit = idle = 0
+    while idle < 4:
+        want = f[suit] << 2 | suit
+        i = bottoms.get(want)
+        if i is not None:
+            rest = cascades[i] = cascades[i][:-1]
+            if rest:
+                bottoms[rest[-1]] = i
+        elif want in cells:
+            cells = cells.replace(_ONE[want], b"")
+        else:
+            suit = (suit + 1) & 3
+            idle += 1
+            continue
+        f[suit] += 1
+        idle = 0
     return bytes(f), cells
+
+
+_Step = tuple[int, int, tuple[int, ...], int, int, bool]
+"""A part of a cascade's bottom run that may move: where it starts (m), its top card, the cards
+that card fits on, the suit and rank of the card it leaves at the bottom (-1: none), and whether
+it is the whole run."""
+_Shape = tuple[int, int, int, tuple[_Step, ...]]
+
+
+def _shape(cascade: bytes) -> _Shape:
+    """Return a cascade's bottom run, its buried cards, and those once the run has left.
+
+    And the parts of the run that may move, the last card first.
+    """
+    n = len(cascade)
+    run = _run_length(cascade)
+    steps = []
+    for k in range(1, run + 1):
+        m = n - k
+        below = cascade[m - 1] if m else -1
+        suit, rank = (below & 3, below >> 2) if m else (0, -1)
+        steps.append((m, cascade[m], _PARENTS[cascade[m]], suit, rank, k == run))
+    return run, n - run, _buried(cascade[: n - run]), tuple(steps)
 
 
 _Child = tuple[bytes, int, int, int]
@@ -83,96 +114,140 @@ _Child = tuple[bytes, int, int, int]
 
 
 def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept inline for speed
-    key: bytes, buried: _Cache[int], runs: _Cache[int], capacity: int
+    key: bytes, total: int, shapes: _Cache[_Shape], capacity: int, limit: int
 ) -> list[_Child]:
-    """Return the positions one player move away, every card that can go home sent home."""
+    """Return the positions one player move away, every card that can go home sent home.
+
+    ``total`` is the key's buried cards. Leaves out the children of rank over ``limit`` that
+    are not won, before making their keys (most of a child's cost): the beam would not keep
+    them. (A child that sends cards home is ranked once they have gone.)
+
+    A run that goes onto a card it fits leaves that cascade's buried cards as they were, and
+    moving part of a bottom run leaves its cascade's; so a child's buried cards are known from
+    its parent's and, when a whole bottom run leaves, the cards its cascade buries without it
+    (``shapes``).
+    """
     end = key.index(0xFF, 4)
     found = key[:4]
     cells = key[4:end]
     cascades = key[end + 1 :].split(_SEP_BYTES)
     prefix = key[: end + 1]
-    free = capacity - len(cells)
+    n_cells = end - 4
+    free = capacity - n_cells
     empty = 0
     while empty < 8 and not cascades[empty]:
         empty += 1
     bottoms = {cascades[i][-1]: i for i in range(empty, 8)}
-    column = [buried[c] for c in cascades]
-    total = sum(column)
-    n_cells = len(cells)
     out: list[_Child] = []
     add = out.append
     join = _SEP_BYTES.join
     parents = _PARENTS
 
-    def settled(cl: bytes, nc: list[bytes], move: int) -> None:
-        f, cl = _settle_all(found, cl, nc)
-        nc.sort()
-        b = sum([buried[c] for c in nc])
-        add((f + cl + _END_BYTES + join(nc), move, b, b + len(cl)))
-
-    # Free cells to cascades (a card in a free cell never fits home: it would be there).
-    for c in cells:
-        rest = found + cells.replace(_ONE[c], b"") + _END_BYTES
-        for p in parents[c]:
-            j = bottoms.get(p)
-            if j is not None:
-                nc = cascades.copy()
-                new = nc[j] = cascades[j] + _ONE[c]
-                nc.sort()
-                b = total - column[j] + buried[new]
-                add((rest + join(nc), c | p << 6, b, b + n_cells - 1))
-        if empty:
-            nc = cascades.copy()
-            nc[0] = _ONE[c]
+    def settled(cl: bytes, nc: list[bytes], i: int, move: int) -> None:
+        # Cascade i's new bottom card goes home, and the cards under it while they can; then
+        # only the next card of a suit that went home can go, wherever it is: the card moved
+        # (cascade i's old bottom card), a free cell's or another cascade's bottom card (the
+        # card the move went onto is covered). Then the rest goes as _settle_all sends it.
+        home = bytearray(found)
+        rest = nc[i]
+        while rest and home[rest[-1] & 3] == rest[-1] >> 2:
+            home[rest[-1] & 3] += 1
+            rest = rest[:-1]
+        nc[i] = rest
+        f = bytes(home)
+        moved, onto = cascades[i][-1], move >> 6
+        for s in range(4):
+            if f[s] != found[s]:
+                w = f[s] << 2 | s
+                if w in cl or w == moved or (bottoms.get(w, i) != i and w != onto):
+                    f, cl = _settle_all(f, cl, nc)
+                    break
+        b = sum([shapes[c][1] for c in nc])
+        if not b or b + len(cl) <= limit:
             nc.sort()
-            add((rest + join(nc), c | _EMPTY << 6, total, total + n_cells - 1))
-    most = (free + 1) << empty
-    most_to_empty = (free + 1) << (empty - 1) if empty else 0
-    for i in range(empty, 8):
-        cascade = cascades[i]
-        n = len(cascade)
-        run = runs[cascade]
-        base = total - column[i]
-        top = run if run < most else most  # noqa: FURB136 - min() is a call
-        for k in range(1, top + 1):
-            c = cascade[n - k]
+            add((f + cl + _END_BYTES + join(nc), move, b, b + len(cl)))
+
+    # Free cells to cascades (a card in a free cell never fits home: it would be there); the
+    # buried cards stay as they are.
+    if cells and (not total or total <= limit - n_cells + 1):
+        for c in cells:
+            rest = found + cells.replace(_ONE[c], b"") + _END_BYTES
             for p in parents[c]:
                 j = bottoms.get(p)
                 if j is not None:
                     nc = cascades.copy()
-                    rest = nc[i] = cascade[: n - k]
-                    new = nc[j] = cascades[j] + cascade[n - k :]
-                    if rest and found[rest[-1] & 3] == rest[-1] >> 2:
-                        settled(cells, nc, c | p << 6)
+                    nc[j] += _ONE[c]
+                    nc.sort()
+                    add((rest + join(nc), c | p << 6, total, total + n_cells - 1))
+            if empty:
+                nc = cascades.copy()
+                nc[0] = _ONE[c]
+                nc.sort()
+                add((rest + join(nc), c | _EMPTY << 6, total, total + n_cells - 1))
+    most = (free + 1) << empty
+    most_to_empty = (free + 1) << (empty - 1) if empty else 0
+    over = limit - n_cells  # the buried cards over which a cascade's child is left out
+    part = not total or total <= over  # the children that move a part of a bottom run
+    for i in range(empty, 8):
+        cascade = cascades[i]
+        n = len(cascade)
+        run, buried, left, steps = shapes[cascade]
+        whole = total - buried + left  # the buried cards once the whole bottom run has left
+        low = n - most  # the first card of the largest run that may move
+        for m, c, fits, suit, rank, all_of_it in steps:
+            if m < low:
+                break
+            home = found[suit] == rank
+            if all_of_it:
+                b = whole
+                if not home and whole and whole > over:
+                    continue
+            else:
+                b = total
+                if not home and not part:
+                    continue
+            for p in fits:
+                j = bottoms.get(p)
+                if j is not None:
+                    nc = cascades.copy()
+                    nc[i] = cascade[:m]
+                    nc[j] += cascade[m:]
+                    if home:
+                        settled(cells, nc, i, c | p << 6)
                         continue
                     nc.sort()
-                    b = base - column[j] + buried[rest] + buried[new]
                     add((prefix + join(nc), c | p << 6, b, b + n_cells))
         if empty and n > 1 and not (run == n and run <= most_to_empty):
             # Onto an empty cascade: the largest run that may go, never the whole cascade.
             k = run if run < most_to_empty else most_to_empty  # noqa: FURB136
             if k >= n:
                 k = n - 1
-            c = cascade[n - k]
-            nc = cascades.copy()
-            rest = nc[i] = cascade[: n - k]
-            nc[0] = cascade[n - k :]
-            if found[rest[-1] & 3] == rest[-1] >> 2:
-                settled(cells, nc, c | _EMPTY << 6)
-            else:
-                nc.sort()
-                b = base + buried[rest]
-                add((prefix + join(nc), c | _EMPTY << 6, b, b + n_cells))
+            m = n - k
+            home = found[cascade[m - 1] & 3] == cascade[m - 1] >> 2
+            b = whole if k == run else total
+            if home or not b or b <= over:
+                c = cascade[m]
+                nc = cascades.copy()
+                nc[i] = cascade[:m]
+                nc[0] = cascade[m:]
+                if home:
+                    settled(cells, nc, i, c | _EMPTY << 6)
+                else:
+                    nc.sort()
+                    add((prefix + join(nc), c | _EMPTY << 6, b, b + n_cells))
         if free:
+            home = n > 1 and found[cascade[-2] & 3] == cascade[-2] >> 2
+            b = whole if run == 1 else total
+            if not home and b and b >= over:
+                continue
             c = cascade[-1]
             nc = cascades.copy()
-            rest = nc[i] = cascade[:-1]
+            nc[i] = cascade[:-1]
             cl = _SORTED[cells + _ONE[c]]
-            if rest and found[rest[-1] & 3] == rest[-1] >> 2:
-                settled(cl, nc, c | _CELL << 6)
+            if home:
+                settled(cl, nc, i, c | _CELL << 6)
                 continue
             nc.sort()
-            b = base + buried[rest]
             add((found + cl + _END_BYTES + join(nc), c | _CELL << 6, b, b + n_cells + 1))
     return out
 
@@ -192,6 +267,12 @@ class _Budget:
         self.cut = 0
 
 
+_RANKS: Final = 64
+"""More than the highest rank: 52 cards above their run and 4 free cells at the most."""
+_ORDER_BITS: Final = 40
+"""A child's order in its level is its rank << _ORDER_BITS | (width - its parent's index)."""
+
+
 def _beam(  # noqa: C901 - one loop, its exits inline
     start: bytes, width: int, bound: int, capacity: int, budget: _Budget
 ) -> Generator[None, None, list[int] | None]:
@@ -202,42 +283,56 @@ def _beam(  # noqa: C901 - one loop, its exits inline
     (``budget.spent``). Among positions of equal rank, children of later positions of the
     level are kept first, as macroxue's buckets keep the last one met.
     """
-    buried: _Cache[int] = _Cache(_buried)
-    runs: _Cache[int] = _Cache(_run_length)
-    if sum(buried[c] for c in _unpack(start)[2]) == 0:
+    shapes: _Cache[_Shape] = _Cache(_shape)
+    total = sum(shapes[c][1] for c in _unpack(start)[2])
+    if total == 0:
         return []
     seen = {start}
-    level: list[bytes] = [start]
+    level = [(start, total)]
     links: list[dict[bytes, tuple[bytes, int]]] = []
     depth = 0
     while level and depth + 1 < bound:
         depth += 1
-        found: dict[bytes, tuple[int, int, bytes, int]] = {}
+        # Each child met: its order (by rank, then children of later positions first), and
+        # its parent and move.
+        order: dict[bytes, int] = {}
+        via: dict[bytes, tuple[bytes, int, int]] = {}
         goal = None
-        for n, key in enumerate(level):
-            for child, move, b, rank in _children(key, buried, runs, capacity):
-                if child in seen or child in found:
+        # The children of rank over ``limit`` cannot be kept: ``kept`` >= ``width`` of those
+        # met have a rank of at most ``limit`` (``counts`` by rank), and it only goes down.
+        counts = [0] * _RANKS
+        limit = _RANKS - 1 if depth + 1 < bound else -1  # the last level: only a win counts
+        kept = 0
+        for n, (key, total) in enumerate(level):
+            for child, move, b, rank in _children(key, total, shapes, capacity, limit):
+                if (rank > limit and b) or child in seen or child in order:
                     continue
-                found[child] = (rank, -n, key, move)
+                order[child] = rank << _ORDER_BITS | (width - n)
+                via[child] = (key, move, b)
                 if b == 0:
                     goal = child
                     break
+                counts[rank] += 1
+                kept += 1
+                while kept - counts[limit] >= width:
+                    kept -= counts[limit]
+                    limit -= 1
             if goal is not None:
                 break
             if n & 63 == 63:
                 yield
-        held = len(seen) + len(found)
+        held = len(seen) + len(order)
         budget.peak = max(budget.peak, held)
         if held > budget.room:
             budget.spent = True
             return None
         if goal is not None:
-            links.append({goal: found[goal][2:]})
+            links.append({goal: via[goal][:2]})
             return _path(goal, links)
-        ranked = sorted(found.items(), key=lambda item: item[1][:2])[:width]
-        links.append({child: (parent, move) for child, (_, _, parent, move) in ranked})
-        level = [child for child, _ in ranked]
-        seen.update(level)
+        ranked = sorted(order, key=order.__getitem__)[:width]
+        links.append({child: via[child][:2] for child in ranked})
+        level = [(child, via[child][2]) for child in ranked]
+        seen.update(ranked)
         yield
     return None
 
