@@ -1,4 +1,4 @@
-"""Par in the page (web/src/app/page/par.js): the deal's par beside the move count.
+"""Par in the page (web/src/app/par.js): the deal's par beside the move count.
 
 Moves are counted as a player counts them; a win is measured against par; par is in the
 statistics and the export file.
