@@ -38,6 +38,7 @@ from freecell._search.solver import (
     Solver,
     SolverError,
     SolveResult,
+    player_moves,
 )
 
 __all__ = [
@@ -65,5 +66,6 @@ __all__ = [
     "home_all",
     "parse_date",
     "parse_grade",
+    "player_moves",
     "solve",
 ]

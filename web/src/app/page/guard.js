@@ -31,14 +31,13 @@ export function createGuard({ state, view, messages, call }) {
    * Ask Python whether the game on the table can still be won, and show the answer. The move
    * that lost is said once, when it is made (or the game is opened or the guard turned on),
    * not again when the change `replayed` the history (Undo, Redo, the slider) back to it; a
-   * deal that cannot be won is said whenever the guard finds it. Resolves once the guard
-   * has answered (at once with the guard off).
+   * deal that cannot be won is said whenever the guard finds it.
    */
   function changed({ replayed = false } = {}) {
-    if (!state.liveCheck || !state.game) return Promise.resolve();
+    if (!state.liveCheck || !state.game) return;
     const asked = state.game;
     state.checking = state.solvable === null;
-    return call("check").then((reply) => {
+    call("check").then((reply) => {
       if (state.game !== asked) return; // a later change has its own check
       state.checking = false;
       if (reply.ok) {

@@ -21,10 +21,9 @@ export function storedAuto() {
 
 /**
  * The moves on a state: {record, act, move, playCard, setAuto}; `call(op, args)` asks Python,
- * `guard` checks each change (guard.js), `stats` counts the games, `par` measures a win
- * (par.js), `enqueue` queues an action.
+ * `guard` checks each change (guard.js), `stats` counts the games, `enqueue` queues an action.
  */
-export function createMoves({ state, call, view, messages, stats, guard, par, enqueue }) {
+export function createMoves({ state, call, view, messages, stats, guard, enqueue }) {
   const said = (made) => saidMove(made, state.faces);
 
   /**
@@ -69,8 +68,7 @@ export function createMoves({ state, call, view, messages, stats, guard, par, en
     }
     messages.say("");
     if (url) writeUrl(state);
-    const dealPar = par.moved(state.game, { assisted });
-    stats.moved(state.game, { assisted, daily: state.daily, par: dealPar });
+    stats.moved(state.game, { assisted, daily: state.daily });
     const saying = reply.made?.map(said) ?? (announce ? [announce()] : []);
     if (saying.length) messages.announce(saying.join("; "));
     view.render(state, reply.steps, { glide: true });
