@@ -13,8 +13,10 @@ every `impossible` confirmed by fc-solve's complete scan.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import fcntl
+import importlib
 import io
 import json
 import os
@@ -369,6 +371,19 @@ class TestEmbeddedCluster:
 
 class TestExistingCluster:
     """`--scheduler`: a cluster of `dask scheduler` and `dask worker` processes."""
+
+    def test_a_running_event_loop_does_not_hide_the_scheduler(self, cluster: str) -> None:
+        """The scheduler is asked who it is in a thread of its own, whatever loop runs here.
+
+        A running event loop (a notebook's, or Playwright's in this test process) made
+        asyncio.run refuse, and the refusal read as "no Dask scheduler".
+        """
+
+        async def inside_a_loop() -> None:
+            # the module (the package's name `cluster` is the function of that module)
+            importlib.import_module("freecell._cli.analyze.cluster")._probe(cluster, 30)
+
+        asyncio.run(inside_a_loop())
 
     def test_same_rows_as_the_embedded_cluster(
         self, tmp_path: Path, cluster: str, embedded: tuple[Path, int, str, str]

@@ -16,6 +16,7 @@ import os
 import socket
 import struct
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final
 
@@ -122,8 +123,12 @@ def _probe(address: str, timeout: float) -> None:
         async with rpc(address, timeout=timeout) as scheduler:
             return await scheduler.identity()
 
+    # In a thread of its own: asyncio.run refuses a thread whose event loop runs (a notebook's,
+    # or Playwright's in a test process), and that refusal would read as a stranger's bytes.
+    with ThreadPoolExecutor(1) as thread:
+        asked = thread.submit(asyncio.run, asyncio.wait_for(identity(), timeout))
     try:
-        answer = asyncio.run(asyncio.wait_for(identity(), timeout))
+        answer = asked.result()
     except (OSError, TimeoutError):
         raise RefusedError(silent) from None
     except Exception:  # noqa: BLE001 - whatever the bytes were, they were no scheduler's
