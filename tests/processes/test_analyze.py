@@ -36,6 +36,7 @@ import tomllib
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -383,7 +384,8 @@ class TestExistingCluster:
             # the module (the package's name `cluster` is the function of that module)
             importlib.import_module("freecell._cli.analyze.cluster")._probe(cluster, 30)
 
-        asyncio.run(inside_a_loop())
+        with ThreadPoolExecutor(1) as thread:  # a loop of its own, whatever runs in this one
+            thread.submit(asyncio.run, inside_a_loop()).result()
 
     def test_same_rows_as_the_embedded_cluster(
         self, tmp_path: Path, cluster: str, embedded: tuple[Path, int, str, str]
