@@ -212,6 +212,28 @@ class TestNoLayoutShift:
         middle = win["x"] + win["width"] / 2
         assert abs(middle - (felt["x"] + felt["width"] / 2)) < 2
 
+    def test_figures_that_come_later_never_wrap_the_bar(self, table: Page, site_url: str) -> None:
+        """A deal's grade and free cells, shown a moment after it, fit the bar before a frame."""
+        open_in_place(table, link(site_url, 11982, []))  # impossible: it shows no figures
+        expect(table.locator("#board")).to_have_attribute("data-solvable", "no")
+        expect(table.locator("#grade")).to_be_hidden()
+        # The bar as fitted before the figures came (on a wider window): every word shown. The
+        # heights it has, each time its size changes, are recorded before the frame is drawn.
+        table.evaluate(
+            """() => {
+              const bar = document.querySelector(".bar");
+              delete bar.dataset.fit;
+              window.barHeights = [];
+              new ResizeObserver(([entry]) => window.barHeights.push(entry.contentRect.height))
+                .observe(bar);
+            }"""
+        )
+        open_in_place(table, link(site_url, 1, solution(1)[:-1]))  # 126 moves: a wide count
+        expect(table.locator("#board")).to_have_attribute("data-difficulty", re.compile("."))
+        heights = table.evaluate("window.barHeights")
+        assert heights
+        assert len(set(heights)) == 1, heights
+
 
 class TestEmptyCascade:
     @staticmethod

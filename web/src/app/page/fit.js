@@ -59,9 +59,11 @@ export function fitBar(bar) {
 }
 
 /**
- * Fit the bar whenever its size changes (a window resized, a deal's figures shown), and once
- * it is first laid out: in the next frame, so that the change is not made while the size is
- * being observed. The language, which sets the words, fits it at once (language.js).
+ * Fit the bar whenever its size changes (a window resized) and once it is first laid out: in
+ * the next frame, so that the change is not made while the size is being observed. What the
+ * bar shows changing (a deal's figures come, the clock passes ten minutes) is fitted at once,
+ * before the frame is drawn: else the bar shows a second row for a frame and the table, fitted
+ * below it, jumps. The language, which sets the words, fits it at once (language.js).
  */
 export function keepBarFitted(bar) {
   let queued = false;
@@ -73,4 +75,14 @@ export function keepBarFitted(bar) {
       fitBar(bar);
     });
   }).observe(bar);
+  // fitBar's own changes (data-fit, the name's class) are not observed.
+  new MutationObserver(() => {
+    const rows = Number(getComputedStyle(bar).getPropertyValue("--bar-rows")) || 1;
+    if (rowsOf(bar) > rows) fitBar(bar);
+  }).observe(bar, {
+    subtree: true,
+    childList: true,
+    characterData: true,
+    attributeFilter: ["hidden"],
+  });
 }
