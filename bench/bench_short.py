@@ -13,6 +13,12 @@ Every deal is solved in this one process, one after the other, timed in wall and
 (other work on the machine shows as the gap between the two; the load average is printed).
 Every solution is replayed through `Game.push` to a win. Prints a table and, with `--write`,
 writes it into docs/performance.md.
+
+Before and after: `--before DIR` (DIR an older checkout, its `py/` folder read as the library)
+solves the sample's deals of 1..1,000,000 with both, in two child processes taking turns deal by
+deal (the first to go changes every deal), and prints each side's CPU seconds and player moves
+and the median of the per-deal CPU ratios with its 95 % bootstrap interval (over the deals):
+the machine's speed, which swings, cancels out of the ratio. `--macroxue` is not needed then.
 """
 
 from __future__ import annotations
@@ -30,6 +36,20 @@ from pathlib import Path
 
 from bench.performance_doc import write_section
 from freecell import MAX_DEAL, Game, solve
+
+CHILD = """
+import sys, time
+from freecell import solve
+for line in sys.stdin:
+    n = int(line)
+    cpu = time.process_time()
+    solution = solve(n, short=True)
+    cpu = time.process_time() - cpu
+    print(solution.result, solution.player_moves, cpu, flush=True)
+"""
+"""A side of --before: solves the deals it is given, one a line, and answers each on a line."""
+DRAWS = 2000
+"""Bootstrap resamples of the ratio's interval."""
 
 MACROXUE_MEAN = 25.5
 """macroxue's mean over deals 1..1,000,000, from its README (the beyond sample's yardstick)."""
@@ -124,10 +144,55 @@ def seconds_line(rows: list[Row]) -> str:
     )
 
 
+def side_by_side(before: Path, numbers: list[int]) -> str:
+    """Solve each deal with the library of `before` and today's, in turns; return the figures."""
+    library = before / "py" if (before / "py" / "freecell").is_dir() else before
+    if not (library / "freecell").is_dir():
+        sys.exit(f"bench_short: no freecell package in {before} or {before}/py")
+    old_env = {**os.environ, "PYTHONPATH": str(library)}
+    now_env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    command = [sys.executable, "-c", CHILD]
+    pipe = subprocess.PIPE
+    sides = {
+        name: subprocess.Popen(command, env=env, stdin=pipe, stdout=pipe, text=True)
+        for name, env in (("before", old_env), ("now", now_env))
+    }
+    figures: dict[str, list[tuple[int, float]]] = {"before": [], "now": []}
+    for index, n in enumerate(numbers):
+        for name in ("before", "now") if index % 2 == 0 else ("now", "before"):
+            child = sides[name]
+            assert child.stdin is not None
+            assert child.stdout is not None
+            child.stdin.write(f"{n}\n")
+            child.stdin.flush()
+            result, moves, cpu = child.stdout.readline().split()
+            figures[name].append((int(moves) if result == "solved" else 0, float(cpu)))
+        (old_moves, old_cpu), (new_moves, new_cpu) = figures["before"][-1], figures["now"][-1]
+        print(f"{n}: before {old_moves} {old_cpu:.2f}s, now {new_moves} {new_cpu:.2f}s", flush=True)
+    for child in sides.values():
+        child.communicate("")
+    ratios = [new[1] / old[1] for old, new in zip(figures["before"], figures["now"], strict=True)]
+    rng = random.Random(0)  # noqa: S311 - no secret: the same figures, the same interval
+    draws = sorted(statistics.median(rng.choices(ratios, k=len(ratios))) for _ in range(DRAWS))
+    low, high = draws[int(DRAWS * 0.025)], draws[int(DRAWS * 0.975) - 1]
+
+    def summary(name: str) -> str:
+        moves = [m for m, _ in figures[name] if m]
+        cpu = statistics.median(c for _, c in figures[name])
+        return f"CPU s median {cpu:.2f}, player moves mean {statistics.mean(moves):.2f}"
+
+    return (
+        f"- Side by side, {len(numbers)} deals of the sample, in turns: before ({before}) "
+        f"{summary('before')}; now {summary('now')}. Now over before, the median of the "
+        f"per-deal CPU ratios: **{statistics.median(ratios):.2f}x** ({low:.2f}-{high:.2f})."
+    )
+
+
 def main() -> None:
     """Run the bench and print (and, with --write, record) its figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--macroxue", type=Path, required=True, help="a clone of the repository")
+    parser.add_argument("--macroxue", type=Path, help="a clone of the repository")
+    parser.add_argument("--before", type=Path, help="an older checkout, side by side")
     parser.add_argument("--deals", type=int, default=200, help="deals of 1..1,000,000")
     parser.add_argument("--beyond", type=int, default=200, help="deals past 1,000,000")
     parser.add_argument("--seed", type=int, default=38)
@@ -138,8 +203,22 @@ def main() -> None:
     numbers = sorted(rng.sample(range(1, 1_000_001), args.deals))
     far_rng = random.Random(args.seed + 1)  # noqa: S311 - the same sample, whatever --deals
     beyond = sorted(far_rng.randint(1_000_001, MAX_DEAL) for _ in range(args.beyond))
-    theirs = macroxue_moves(args.macroxue, numbers)
     load = os.getloadavg()[0]
+    if args.before:
+        text = side_by_side(args.before, numbers)
+        text = (
+            f"Measured {dt.datetime.now(dt.UTC).date().isoformat()} with CPython "
+            f"{sys.version.split()[0]}, `python -m bench.bench_short --before DIR --deals "
+            f"{args.deals} --seed {args.seed}`; load average {load:.1f} at the start, "
+            f"{os.getloadavg()[0]:.1f} at the end.\n\n{text}"
+        )
+        print(text)
+        if args.write:
+            write_section("bench_short.py before", text, "Short solutions before and after")
+        return
+    if args.macroxue is None:
+        parser.error("--macroxue DIR is needed (or --before DIR)")
+    theirs = macroxue_moves(args.macroxue, numbers)
     began = time.perf_counter()
     rows = run(numbers)
     lines = [
