@@ -123,3 +123,8 @@ def test_every_bench_finds_its_markers() -> None:
     for name in names:
         assert docs.count(f"<!-- {name}: end -->") == 1, name
     assert markers(WATERFALLS.read_text()) == ["bench_network.py waterfalls"]
+
+
+def test_the_performance_page_stays_short() -> None:
+    """docs/performance.md holds today's figures and their commands, at most 250 lines."""
+    assert len(DOC.read_text().splitlines()) <= 250
