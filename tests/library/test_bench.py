@@ -4,6 +4,7 @@ import re
 
 from bench.bench_builds import Visits, in_turn, layer_table, ratio
 from bench.bench_network import Visit, side_by_side
+from bench.bench_solver import Run, report
 from bench.performance_doc import DOC, WATERFALLS
 from devtools.paths import ROOT
 
@@ -128,3 +129,23 @@ def test_every_bench_finds_its_markers() -> None:
 def test_the_performance_page_stays_short() -> None:
     """docs/performance.md holds today's figures and their commands, at most 250 lines."""
     assert len(DOC.read_text().splitlines()) <= 250
+
+
+def test_the_impossible_deals_share_one_row() -> None:
+    """bench_solver's table gives the impossible deals one row, each deal named with its time."""
+    run = Run(
+        numbers=range(1, 3),
+        jobs=2,
+        ours=[(1, "solved", 90, 500, 0.01, 0.01), (2, "impossible", 0, 900, 0.02, 0.02)],
+        theirs=[(1, True, 110, 0.005), (2, False, 0, 0.004)],
+        inside=[0.0002, 0.0003],
+        impossible=[(11982, "impossible", 119_602, 5.01, 0.81), (146692, "unknown", 9, 0.5, 0.1)],
+        memory=("unknown", 600_000, 80.0),
+        pyodide=None,
+        load=(0.5, 1.0),
+    )
+    rows = [line for line in report(run).splitlines() if "impossible deals" in line]
+    assert len(rows) == 1
+    assert "11982 impossible in 5.01 s (119,602 states); 146692 unknown in 0.50 s" in rows[0]
+    assert "11982 0.81 s; 146692 0.10 s (a process each)" in rows[0]
+    assert rows[0].endswith("| each ≤ 10 s: **not met** |")  # one of them is not proved
