@@ -95,30 +95,12 @@ each leaves as files of their own: boot.js, which index.html also loads on its o
 one worker); the languages; and what the worker imports only when it boots (the runtime,
 snapshot.js). A browser then fetches two modules where it fetched thirty, three levels deep."""
 SOURCES = [ROOT / "pyproject.toml", ROOT / "README.md", *sorted((ROOT / "py").rglob("*.py"))]
-LAYERS = {
-    "shrink": "the runtime's WebAssembly without the exports only a shared library could call "
-    "(shrink_runtime, web/tools/shrink_wasm.mjs)",
-    "compile": "the standard library (only what the page imports, in two zips, gzipped), "
-    "micropip and our wheel compiled to bytecode at build time (compile_python, "
-    "web/tools/compile_python.mjs; app/worker/stdlib.js)",
-    "patterns": "the regular expressions the boot compiles, compiled at build time "
-    "(compile_python.py's patterns; needs compile)",
-    "generated": "the code dataclasses and namedtuple generate in the boot, compiled at build "
-    "time (compile_python.py's generated_code; needs compile)",
-    "stream": "the runtime's downloads started early: its JavaScript preloaded by the page, "
-    "its WebAssembly compiled by the worker as it streams, an empty lock file "
-    "(app/worker/stream.js)",
-    "bundles": "the page's modules in two bundles (bundle_modules, esbuild)",
-    "snapshot": "later visits resume Python from a memory snapshot of the first "
-    "(app/worker/snapshot.js)",
-    "openings": "a repeat visit shows the board remembered from the last one while Python "
-    "starts (app/page/openings.js)",
-    "routes": "the service worker's static routes: the build's files straight from its cache "
-    "(sw.js)",
-}
-"""The start-up's speed-ups, each a layer over the plain boot (app/worker/python.js) with its
-switch: the build leaves out those it is told to (`--without`, `--plain`: all), and manifest.json's
-`layers` tells the page's code which are on."""
+LAYERS = ("shrink", "compile", "patterns", "generated", "stream", "bundles", "snapshot", "openings",
+          "routes")  # fmt: skip
+"""The start-up's speed-ups, each a layer over the plain boot with its switch: the build leaves
+out those it is told to (`--without`, `--plain`: all), and manifest.json's `layers` tells the
+page's code which are on. What each does and saves, and where: docs/architecture.md, "The
+start-up in layers"."""
 NEEDS = {"patterns": "compile", "generated": "compile"}
 """The layers that work only with another."""
 

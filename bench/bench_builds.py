@@ -168,18 +168,23 @@ def layer_visits(others: dict[str, str], rounds: int, network: str | None, write
             "`build.py --without X`: a ratio above 1.00 is what X saves."
         )
     ]
-    for again in (False, True):
-        text += ["", *page_visits(builds, rounds, network, again=again, with_marks=False)]
+    visits = [visit_rounds(builds, rounds, network, again) for again in (False, True)]
+    text += ["", *layer_table(*visits)]
     text.append(f"\nLoad average {os.getloadavg()[0]:.1f} after.")
     print("\n".join(text))
     if write:
         write_section(f"bench_builds.py {network or 'loopback'}", "\n".join(text), "Layers")
 
 
-def page_visits(
-    builds: dict[str, str], rounds: int, network: str | None, again: bool, with_marks: bool = True
-) -> list[str]:
-    """Open each build cold (or `again`), round after round; return a table (and marks)."""
+Visits = tuple[
+    dict[str, list[float]], dict[str, list[float]], dict[str, list[int]],
+    dict[str, dict[str, list[float]]],
+]  # fmt: skip
+"""A build's visits, one a round: to the board, to ready (ms), bytes, the worker's marks."""
+
+
+def visit_rounds(builds: dict[str, str], rounds: int, network: str | None, again: bool) -> Visits:
+    """Open each build cold (or `again`), round after round; return what each visit took."""
     times: dict[str, list[float]] = {name: [] for name in builds}
     readies: dict[str, list[float]] = {name: [] for name in builds}
     sizes: dict[str, list[int]] = {name: [] for name in builds}
@@ -207,13 +212,41 @@ def page_visits(
                 for mark in timings["marks"]:
                     at = mark["at"] - timings["origin"]
                     marks[name].setdefault(mark["name"], []).append(at)
+    return times, readies, sizes, marks
+
+
+def rounds_of(visits: list[float]) -> list[list[float]]:
+    """Return each visit as a round of its own (a round is one visit of each build)."""
+    return [[each] for each in visits]
+
+
+def layer_table(cold: Visits, again: Visits) -> list[str]:
+    """Return one table of the cold and the repeat visits: median and ratio to the first build."""
+    first = next(iter(cold[0]))
+    lines = [
+        (
+            f"| build | cold visit: to the board, ratio to {first} | to ready | repeat visit, "
+            "HTTP cache expired: to the board | to ready | bytes on the wire, cold / repeat |"
+        ),
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for name in cold[0]:
+        cells = []
+        for times in (cold[0], cold[1], again[0], again[1]):
+            stated = ratio(rounds_of(times[name]), rounds_of(times[first]))
+            cells.append(f"{statistics.median(times[name]):,.0f} ms, {stated}")
+        sizes = [statistics.median(visits[2][name]) / 1e6 for visits in (cold, again)]
+        lines.append(f"| {name} | {' | '.join(cells)} | {sizes[0]:.2f} / {sizes[1]:.2f} MB |")
+    return lines
+
+
+def page_visits(builds: dict[str, str], rounds: int, network: str | None, again: bool) -> list[str]:
+    """Open each build cold (or `again`), round after round; return a table (and marks)."""
+    times, readies, sizes, marks = visit_rounds(builds, rounds, network, again)
     first = next(iter(builds))
     visit = "repeat visit, HTTP cache expired" if again else "cold visit"
     head = f"| build | {visit}: to the board | ratio to {first} | to ready | ratio to {first} "
     lines = [head + "| bytes on the wire |", "|---|---:|---:|---:|---:|---:|"]
-
-    def rounds_of(visits: list[float]) -> list[list[float]]:
-        return [[each] for each in visits]  # a round is one visit of each build
 
     for name, values in times.items():
         board, ready = statistics.median(values), statistics.median(readies[name])
@@ -224,7 +257,7 @@ def page_visits(
             f"| {name} | {board:,.0f} ms | {boards} | {ready:,.0f} ms | {readies_ratio} "
             f"| {size:.2f} MB |"
         )
-    for name, found in marks.items() if with_marks else ():
+    for name, found in marks.items():
         medians = sorted((statistics.median(at), mark) for mark, at in found.items())
         lines.append(f"\n{name}, the worker's marks (ms from navigation, medians):")
         lines.append(", ".join(f"{mark} {at:,.0f}" for at, mark in medians))

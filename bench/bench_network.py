@@ -1,11 +1,12 @@
 """Start-up over a real network: the app beside a bare Pyodide boot, served as a CDN serves them.
 
 Run with `python3 build.py bench` (after bench_web.py); it prints the tables and writes them into
-docs/performance.md. The site (bench_web.private_site: dist/ and the bare page with the stock
-runtime files) is served by build.py's SiteHandler as a CDN or GitHub Pages serves it: gzip for
-text and WebAssembly, ETags, HTTP/1.1, through ONE shaped link that every connection shares
-(build.Link: a token bucket of bytes per second and a delay before each answer). Profiles:
-10 Mbit/s with 40 ms a request, and 1.6 Mbit/s with 150 ms a request.
+docs/performance.md, its waterfalls into docs/waterfalls.md. The site (bench_web.private_site:
+dist/ and the bare page with the stock runtime files) is served by build.py's SiteHandler as a
+CDN or GitHub Pages serves it: gzip for text and WebAssembly, ETags, HTTP/1.1, through ONE
+shaped link that every connection shares (build.Link: a token bucket of bytes per second and a
+delay before each answer). Profiles: 10 Mbit/s with 40 ms a request, and 1.6 Mbit/s with 150 ms
+a request, side by side in one table.
 
 Each visit runs in a browser profile of its own on disk (a persistent context), as a visitor's
 browser has: Playwright's usual contexts are off the record, and Chromium then keeps no code it
@@ -43,7 +44,7 @@ from bench.bench_web import (
     private_site,
     verdict,
 )
-from bench.performance_doc import DOC, write_section
+from bench.performance_doc import DOC, WATERFALLS, write_section
 from devtools.chromium import CHROMIUM_ARGS, chromium_executable
 from devtools.page import poll
 from devtools.paths import ROOT
@@ -232,8 +233,8 @@ def median_ms(visits: list[Visit]) -> float:
     return statistics.median(v.elapsed for v in visits)
 
 
-def report(profile: str, figures: dict[str, Any], rounds: int, fast: bool) -> list[str]:
-    """Return one profile's table as Markdown lines."""
+def report(figures: dict[str, Any], fast: bool) -> list[list[str]]:
+    """Return one profile's rows: a measure, the bare boot's, the app's, their ratio, a target."""
     cold_bare, cold_app = figures["cold"]["bare"], figures["cold"]["app"]
     again_bare, again_app = figures["repeat"]["bare"], figures["repeat"]["app"]
     cold_ratio = median_ms(cold_app) / median_ms(cold_bare)
@@ -252,34 +253,37 @@ def report(profile: str, figures: dict[str, Any], rounds: int, fast: bool) -> li
         for v in again_app
     )
     return [
-        f"**{NETWORK_NAMES[profile]}** ({rounds} round{'s' * (rounds > 1)}; median (min-max))",
-        "",
-        "| measure | bare `loadPyodide()` | app | app / bare | target |",
-        "|---|---:|---:|---:|---|",
-        (
-            f"| cold: navigation to ready (52 cards) | {seconds(cold_bare)} | {seconds(cold_app)} "
-            f"| {cold_ratio:.2f}x | {target('cold', cold_ratio)} |"
-        ),
-        (
-            f"| bytes on the wire, cold | {megabytes(cold_bare)} | {megabytes(cold_app)} "
-            f"| {size_ratio:.2f}x | {target('bytes', size_ratio)} |"
-        ),
-        (
-            f"| repeat visit, HTTP cache expired: to the board | {seconds(again_bare)} "
-            f"| {seconds(again_app)} | {repeat_ratio:.2f}x app cold "
-            f"| {target('repeat', repeat_ratio)} |"
-        ),
-        (
-            f"| repeat visit, HTTP cache expired: to ready (Python answers) | "
-            f"{seconds(again_bare)} | {seconds(again_app, ready=True)} "
-            f"| {ready_ratio:.2f}x app cold | {target('ready', ready_ratio)} |"
-        ),
-        f"| bytes on the wire, repeat | {megabytes(again_bare)} | {megabytes(again_app)} | | |",
-        (
-            f"| requests before the board, repeat (last round) | {requests_text(last_bare)} "
-            f"| {requests_text(last_app)} | | "
-            f"{'only the update check: ' + verdict(only_check) if fast else ''} |"
-        ),
+        ["cold: navigation to ready (52 cards)", seconds(cold_bare), seconds(cold_app),
+         f"{cold_ratio:.2f}x", target("cold", cold_ratio)],
+        ["bytes on the wire, cold", megabytes(cold_bare), megabytes(cold_app),
+         f"{size_ratio:.2f}x", target("bytes", size_ratio)],
+        ["repeat visit, HTTP cache expired: to the board", seconds(again_bare),
+         seconds(again_app), f"{repeat_ratio:.2f}x app cold", target("repeat", repeat_ratio)],
+        ["repeat visit, HTTP cache expired: to ready (Python answers)", seconds(again_bare),
+         seconds(again_app, ready=True), f"{ready_ratio:.2f}x app cold",
+         target("ready", ready_ratio)],
+        ["bytes on the wire, repeat", megabytes(again_bare), megabytes(again_app), "", ""],
+        ["requests before the board, repeat (last round)", requests_text(last_bare),
+         requests_text(last_app), "",
+         f"only the update check: {verdict(only_check)}" if fast else ""],
+    ]  # fmt: skip
+
+
+def side_by_side(results: dict[str, tuple[dict[str, Any], int]]) -> list[str]:
+    """Return one table of every profile's figures, the profiles side by side (target: fast's)."""
+    head, rule = ["measure"], ["---"]
+    rows: list[list[str]] = []
+    for profile, (figures, rounds) in results.items():
+        fast = profile == "fast"
+        named = f"{NETWORK_NAMES[profile]} ({rounds} round{'s' * (rounds > 1)})"
+        head += [f"{named}: bare `loadPyodide()`", "app", "app / bare", *["target"] * fast]
+        rule += ["---:", "---:", "---:", *["---"] * fast]
+        for number, row in enumerate(report(figures, fast)):
+            if number == len(rows):
+                rows.append(row[:1])
+            rows[number] += row[1:] if fast else row[1:4]
+    return [f"| {' | '.join(head)} |", f"|{'|'.join(rule)}|"] + [
+        f"| {' | '.join(row)} |" for row in rows
     ]
 
 
@@ -338,12 +342,11 @@ def main() -> None:
         (
             f"Measured {time.strftime('%Y-%m-%d')}, headless {chromium_version(executable)}, "
             f"load average {load_before} before and {load_average()} after; the server gzips "
-            "at level 6 and shapes one link for all connections (HTTP/1.1)."
+            "at level 6 and shapes one link for all connections (HTTP/1.1); medians (min-max)."
         ),
         "",
+        *side_by_side(results),
     ]
-    for profile, (figures, rounds) in results.items():
-        lines += [*report(profile, figures, rounds, profile == "fast"), ""]
     waterfalls = [
         (
             f"The app's first cold load on {NETWORK_NAMES['fast']}, from the page's and the "
@@ -365,10 +368,10 @@ def main() -> None:
     ]
     tables, falls = "\n".join(lines).rstrip("\n"), "\n".join(waterfalls)
     print(f"{tables}\n\n{falls}")
-    if not args.no_doc:  # the waterfalls go to the end of the page, out of the tables' way
+    if not args.no_doc:  # the waterfalls have a page of their own, out of the figures' way
         write_section("bench_network.py", tables, "Over a network")
-        write_section("bench_network.py waterfalls", falls, "The waterfalls (bench_network.py)")
-        print(f"\nwritten into {DOC.relative_to(ROOT)}")
+        write_section("bench_network.py waterfalls", falls, "The waterfalls", WATERFALLS)
+        print(f"\nwritten into {DOC.relative_to(ROOT)} and {WATERFALLS.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

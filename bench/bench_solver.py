@@ -257,15 +257,18 @@ def report(run: Run) -> str:
         ),
         row("states per deal, median", f"{statistics.median(r[3] for r in ours):,.0f}", "", "", ""),
     ]
-    for number, result, states, wall, their_wall in run.impossible:
-        met = result == "impossible" and wall <= TARGETS["impossible"]
+    if run.impossible:  # one row, so that the table stays short in docs/performance.md
+        met = all(r[1] == "impossible" and r[3] <= TARGETS["impossible"] for r in run.impossible)
         lines.append(
             row(
-                f"deal {number}",
-                f"{result} in {wall:.2f} s ({states:,} states)",
-                f"{their_wall:.2f} s a process",
+                f"the {len(run.impossible)} impossible deals of 1..1,000,000, each alone",
+                "; ".join(
+                    f"{number} {result} in {wall:.2f} s ({states:,} states)"
+                    for number, result, states, wall, _ in run.impossible
+                ),
+                "; ".join(f"{r[0]} {r[4]:.2f} s" for r in run.impossible) + " (a process each)",
                 "",
-                f"≤ 10 s: {verdict(met)}",
+                f"each ≤ 10 s: {verdict(met)}",
             )
         )
     outcome, states, megabytes = run.memory

@@ -16,14 +16,12 @@ from freecell import (
     DIFFICULTY_GRADES,
     MICROSOFT_DEALS,
     DateError,
-    DealFinder,
     GradedDealSearch,
     GradeError,
     daily_deal,
     daily_grade,
     deal_candidates,
     difficulty,
-    find_deal,
     graded_deal,
     parse_date,
     solve,
@@ -118,12 +116,6 @@ class TestGradedDeal:
         with pytest.raises(GradeError, match="from 1 to 5") as raised:
             GradedDealSearch("seed", grade)  # type: ignore[arg-type]
         assert raised.value.code == "grade-invalid"
-
-    def test_the_old_names_still_work(self) -> None:
-        """The deprecated names find_deal (which warns) and DealFinder give graded_deal's deal."""
-        with pytest.warns(DeprecationWarning, match="use freecell.graded_deal"):
-            assert find_deal("old", 1) == graded_deal("old", 1)
-        assert DealFinder is GradedDealSearch
 
 
 class TestParseDate:

@@ -20,8 +20,8 @@
 //   installing downloads only the small files again; the first build activates at once.
 // - Where the browser has static routes (Chromium), it serves the build's files from the cache
 //   itself, without running this worker (addRoutes below); the page's address, the WebAssembly
-//   and the lazy files still come to the fetch handler. A speed-up of the start, the layer
-//   "routes" (build.py's LAYERS): without it, the fetch handler answers every request.
+//   and the lazy files still come to the fetch handler. The layer "routes" (docs/architecture.md,
+//   "The start-up in layers"): without it, the fetch handler answers every request.
 // - A request the fetch handler sees that asks to bypass caches (`cache: "no-store"` or
 //   `"reload"`) goes to the network, and one that asks only the browser's HTTP cache
 //   (`"only-if-cached"`: the WebAssembly's) goes there.

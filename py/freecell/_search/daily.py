@@ -29,7 +29,6 @@ import datetime as dt
 import hashlib
 import re
 import time
-import warnings
 from collections.abc import Iterator
 from typing import Final
 
@@ -41,13 +40,11 @@ from freecell._search.solver import DEFAULT_MAX_STATES, Solution, Solver
 __all__ = [
     "DAILY_GRADES",
     "DateError",
-    "DealFinder",
     "GradeError",
     "GradedDealSearch",
     "daily_deal",
     "daily_grade",
     "deal_candidates",
-    "find_deal",
     "graded_deal",
     "parse_date",
     "parse_grade",
@@ -199,22 +196,6 @@ def graded_deal(seed: str, grade: int) -> int:
     found = GradedDealSearch(seed, grade).step(None)
     assert found is not None  # step(None) returns only once found
     return found
-
-
-def find_deal(seed: str, grade: int) -> int:
-    """Return :func:`graded_deal` of the seed and grade: this name is deprecated.
-
-    "Find a deal" is the page's search for a deal by its cards (:func:`freecell.identify`);
-    this function was named before it. Warns with :class:`DeprecationWarning`.
-    """
-    warnings.warn(
-        "freecell.find_deal is deprecated: use freecell.graded_deal", DeprecationWarning, 2
-    )
-    return graded_deal(seed, grade)
-
-
-DealFinder = GradedDealSearch
-"""The old name of :class:`GradedDealSearch`, deprecated (see :func:`find_deal`)."""
 
 
 def daily_deal(day: dt.date | str) -> int:

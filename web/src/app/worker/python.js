@@ -1,7 +1,7 @@
 // Python's plain boot, the one the worker, the build (web/tools/compile_python.mjs) and the tests
 // (tests/processes/pyodide_snapshot.mjs) all run: start Pyodide, have micropip install our wheel, import
 // freecell._web. Everything else in Python's start is a speed-up layered around it, each with
-// its own module and switch (runtime.js; docs/architecture.md, "Start-up in layers").
+// its own module and switch (docs/architecture.md, "The start-up in layers").
 //
 // It runs in a browser's worker and under Node.js alike: `micropip` is where micropip's wheel
 // is (a URL, or a file's path under Node.js) and `wheel` our wheel's bytes (or a promise of

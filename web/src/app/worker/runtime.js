@@ -1,13 +1,8 @@
 // Python's start in the worker: the plain boot (python.js: loadPyodide, micropip installs our
-// wheel) and the speed-ups layered on it, each switched on by the build (manifest.json's
-// `layers`, build.py's LAYERS; `python3 build.py --plain` builds a site with none):
-// - "stream": the worker downloads the runtime's files itself, from the moment the manifest
-//   names them, and compiles the WebAssembly while it streams (below); an empty lock file;
-// - "compile": the standard library in two zips (stdlib.js), compiled at build time, gzipped;
-// - "snapshot": a later visit resumes from the memory snapshot of an earlier one (snapshot.js)
-//   and warms up; the first visit saves it after the first reply (`save`).
-// Without them: loadPyodide downloads the runtime's files from pyodide/, and every visit boots
-// Python as a first visit does.
+// wheel) and the layers over it that the build switched on (manifest.json's `layers`: here
+// "stream", "compile" and "snapshot"; each described in docs/architecture.md, "The start-up in
+// layers"). Without them, loadPyodide downloads the runtime's files from pyodide/, and every
+// visit boots Python as a first visit does.
 import { cacheName } from "./downloads.js";
 import { bootPython } from "./python.js";
 import { addLaterStdlib, LATER_STDLIB } from "./stdlib.js";
@@ -20,7 +15,7 @@ const START_TIMEOUT_MS = 45_000; // after the downloads, Python starts in a few 
 // about WARM_UP_MS, in slices of about SLICE_MS between the page's requests, and the user's
 // first moves run as fast as later ones. Each step of a game (freecell._web.warm_up_steps) is
 // one request, a few ms: a request made meanwhile waits for a step, not for a whole game
-// (40-120 ms: docs/performance.md).
+// (40-120 ms: docs/performance-log.md).
 const WARM_UP_MS = 400;
 const SLICE_MS = 4;
 

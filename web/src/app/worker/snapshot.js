@@ -1,5 +1,5 @@
 // Python's memory snapshot, saved once our wheel is imported, so that later visits skip Python's
-// start: the "snapshot" layer of the start (runtime.js; build.py's LAYERS).
+// start: the "snapshot" layer of the start (docs/architecture.md, "The start-up in layers").
 //
 // A build's first boot in a browser runs as usual (micropip installs our wheel into site-packages,
 // freecell._web is imported), then takes a snapshot: Pyodide's memory (pyodide.makeMemorySnapshot),

@@ -17,7 +17,7 @@ export const PATTERNS = "page_patterns";
 
 /**
  * Put the second zip (its bytes) on Python's path, right after the first; load its patterns,
- * if the build compiled them (the layer "patterns": build.py's LAYERS).
+ * if the build compiled them (the layer "patterns": docs/architecture.md).
  */
 export function addLaterStdlib(pyodide, bytes, { patterns = true } = {}) {
   pyodide.FS.writeFile(LATER_STDLIB, bytes);

@@ -1,13 +1,14 @@
-// The "stream" layer of Python's start (runtime.js): the worker compiles the runtime's
-// WebAssembly itself, from the moment the manifest names it (its folder is named by its
-// content), while it streams: loadPyodide's own download of it (at pyodide/pyodide.asm.wasm,
-// where it never is then) is answered with a stand-in, and its instantiation with the module
-// compiled here. On a repeat visit the browser's HTTP cache serves it if it can (cache:
-// "only-if-cached", never the network; the service worker lets those requests through):
-// Chromium keeps the compiled code of a module that came from its HTTP cache, as the first
-// visit's download does, and a later visit then skips compiling the functions the first one
-// ran. A module from the service worker's cache gets no such code, so that copy only stands in
-// when the HTTP cache has none. Without the layer, loadPyodide downloads and compiles it.
+// The "stream" layer of Python's start (docs/architecture.md, "The start-up in layers"): the
+// worker compiles the runtime's WebAssembly itself, from the moment the manifest names it (its
+// folder is named by its content), while it streams: loadPyodide's own download of it (at
+// pyodide/pyodide.asm.wasm, where it never is then) is answered with a stand-in, and its
+// instantiation with the module compiled here. On a repeat visit the browser's HTTP cache
+// serves it if it can (cache: "only-if-cached", never the network; the service worker lets
+// those requests through): Chromium keeps the compiled code of a module that came from its HTTP
+// cache, as the first visit's download does, and a later visit then skips compiling the
+// functions the first one ran. A module from the service worker's cache gets no such code, so
+// that copy only stands in when the HTTP cache has none. Without the layer, loadPyodide
+// downloads and compiles it.
 
 /**
  * The runtime's WebAssembly, streamed: {compile(url), compiled()}. `root`: the site's URL;

@@ -22,17 +22,8 @@
 //                 {type: "reply", id, reply}   (reply is Session.handle's JSON, parsed: its
 //                                        shape is the request's in the table)
 //
-// Boot, as parallel as it can be. The page's preload starts the download of the runtime's
-// JavaScript with the page (build.py writes it into index.html), which the worker's import then
-// takes from the browser's HTTP cache. The worker starts the runtime's two modules, the
-// manifest and snapshot.js at once, then the WebAssembly, which it compiles while it streams,
-// and the standard library, then the wheels (see runtime.js).
-// The first boot of a build in a browser: Python starts with the standard library (compiled to
-// bytecode at build time, see build.py), micropip installs our wheel (python.js), and once
-// Python has answered the page's first request (the board), its memory is saved (a memory
-// snapshot, snapshot.js). Later boots resume from that memory snapshot instead: no interpreter
-// start, no install. Each of these speed-ups is a layer the build may leave out (build.py's
-// LAYERS, manifest.json's `layers`: runtime.js); `build.py --plain` leaves out them all.
+// The boot: runtime.js, the plain one with the layers over it (docs/architecture.md, "The
+// start-up in layers").
 import { deferred } from "./deferred.js";
 import { createDownloads } from "./downloads.js";
 import { createRequests } from "./requests.js";
