@@ -1,6 +1,6 @@
 // Python's start in the worker: the plain boot (python.js: loadPyodide, micropip installs our
 // wheel) and the layers over it that the build switched on (manifest.json's `layers`: here
-// "stream", "compile" and "snapshot"; each described in docs/architecture.md, "The start-up in
+// "stream", "compile", "snapshot" and "warmup"; each described in docs/architecture.md, "The start-up in
 // layers"). Without them, loadPyodide downloads the runtime's files from pyodide/, and every
 // visit boots Python as a first visit does.
 import { cacheName } from "./downloads.js";
@@ -10,12 +10,9 @@ import { streamRuntime } from "./stream.js";
 
 const START_TIMEOUT_MS = 45_000; // after the downloads, Python starts in a few seconds
 
-// After a memory snapshot, the WebAssembly engine runs Python's interpreter on unoptimised code
-// until it has seen it busy for a while. So the worker keeps it busy on throwaway games for
-// about WARM_UP_MS, in slices of about SLICE_MS between the page's requests, and the user's
-// first moves run as fast as later ones. Each step of a game (freecell._web.warm_up_steps) is
-// one request, a few ms: a request made meanwhile waits for a step, not for a whole game
-// (40-120 ms: docs/performance-log.md).
+// The "warmup" layer (needs "snapshot"; docs/architecture.md, "The start-up in layers"): after
+// a memory snapshot the worker keeps Python busy on throwaway games for about WARM_UP_MS, in
+// slices of about SLICE_MS between the page's requests (freecell._web.warm_up_steps).
 const WARM_UP_MS = 400;
 const SLICE_MS = 4;
 
@@ -139,7 +136,7 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
       performance.mark("python-started");
       const web = pyodide.pyimport("freecell._web");
       performance.mark("wheel-imported");
-      warmUp(web);
+      if (layers.has("warmup")) warmUp(web);
       return web;
     } catch (error) {
       // A memory snapshot that cannot be restored is forgotten, and Python boots as on a first
