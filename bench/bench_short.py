@@ -181,8 +181,13 @@ def side_by_side(before: Path, numbers: list[int]) -> str:
         cpu = statistics.median(c for _, c in figures[name])
         return f"CPU s median {cpu:.2f}, player moves mean {statistics.mean(moves):.2f}"
 
+    commit = subprocess.run(
+        ["git", "-C", str(before), "rev-parse", "--short", "HEAD"],
+        capture_output=True, text=True, check=False,
+    ).stdout.strip()  # fmt: skip
     return (
-        f"- Side by side, {len(numbers)} deals of the sample, in turns: before ({before}) "
+        f"- Side by side, {len(numbers)} deals of the sample, in turns: before "
+        f"({commit or before}) "
         f"{summary('before')}; now {summary('now')}. Now over before, the median of the "
         f"per-deal CPU ratios: **{statistics.median(ratios):.2f}x** ({low:.2f}-{high:.2f})."
     )
