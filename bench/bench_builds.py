@@ -342,15 +342,21 @@ def changes_at_ready(builds: dict[str, str], rounds: int, after_ms: int) -> None
                         page.wait_for_timeout(after_ms)
                     measured = page.evaluate(DEAL_CHANGES_SCRIPT, [AT_READY_CHANGES, REST_MS])
                     times[name].append(measured["board"])
-    print("| build | change 1 | 2 | 3 | 4 | 5 | 6-12 p50 | all p50 | all p95 | worst |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    base = next(iter(builds))
+    print(
+        "| build | change 1 | 2 | 3 | 4 | 5 | 6-12 p50 | all p50 | all p95 | worst "
+        f"| all p50 ratio to {base} |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, rows in times.items():
         firsts = [statistics.median(change) for change in zip(*rows, strict=True)][:5]
         later = [value for row in rows for value in row[5:]]
         every = [value for row in rows for value in row]
         figures = [*firsts, percentile(later, 0.5), percentile(every, 0.5)]
         figures += [percentile(every, 0.95), max(every)]
-        print(f"| {name} | " + " | ".join(f"{value:.1f} ms" for value in figures) + " |")
+        against = ratio(rows, times[base], lambda values: percentile(values, 0.5))
+        cells = " | ".join(f"{value:.1f} ms" for value in figures)
+        print(f"| {name} | {cells} | {against} |")
 
 
 if __name__ == "__main__":
