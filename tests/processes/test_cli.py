@@ -537,9 +537,10 @@ class TestSignals:
             assert process.stdin is not None
             assert process.stdout is not None
             if command == "replay":
-                process.stdin.write(b"5a 5b\n")  # and stdin stays open: replay waits for more
-                process.stdin.flush()
-                until(lambda: unread(process.stdin) == 0)  # replay's own code has read it
+                stdin = process.stdin
+                stdin.write(b"5a 5b\n")  # and stdin stays open: replay waits for more
+                stdin.flush()
+                until(lambda: unread(stdin) == 0)  # replay's own code has read it
             else:
                 first = process.stdout.readline()  # it is under way
                 assert first.endswith(b"\n")
