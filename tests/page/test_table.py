@@ -335,6 +335,13 @@ STORED_PLAYED_JS = """(played) =>
 """Whether the stored record counts `played` games."""
 
 
+WRITTEN_JS = """async (played) =>
+    JSON.parse(localStorage.getItem("freecell.stats") ?? "{}").played === played
+    && (await navigator.locks.query()).held.length === 0
+    && (await navigator.locks.query()).pending.length === 0"""
+"""Whether the stored record counts `played` games and no write waits for the tabs' lock."""
+
+
 NO_LOCKS_JS = "Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined });"
 """Takes the Web Locks API away, as in a browser without it."""
 
@@ -415,12 +422,14 @@ class TestStatistics:
         for number, tab in tabs.items():
             boot(tab, link(site_url, number, []))
         for move in ["1a", "2b", "3c", "4d"]:
-            for tab in tabs.values():
+            for number, tab in tabs.items():
                 press_keys(tab, *move)
                 expect(tab.locator("#board")).to_have_attribute(
                     "data-moves", re.compile(rf"(^|,){move}(,|$)")
                 )
-                tab.wait_for_timeout(400)
+                # In turn: this tab's write is stored (and its lock free) before the other moves.
+                played = number if move == "1a" else len(tabs)
+                poll(tab, WRITTEN_JS, played)
         for tab in tabs.values():
             assert stats_shown(tab)["played"] == "2"
 
