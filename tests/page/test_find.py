@@ -193,6 +193,7 @@ class TestFindDialog:
         finally:
             open_in_place(table, link(site_url, 1, lang="en"))  # the other tests read English
 
+    @pytest.mark.screenshots
     @pytest.mark.parametrize("scheme", ["light", "dark"])
     def test_desktop_screenshot(
         self,
