@@ -55,14 +55,23 @@ SLOW_DOCTESTS = frozenset(
 as a docstring cannot carry a marker."""
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Give each test its folder's marker: `browser` in page/, `processes` in processes/."""
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Give each test its folder's marker: `browser` in page/, `processes` in processes/.
+
+    A test marked `screenshots` (it checks nothing another test does not) runs only with
+    `--screenshots`: without it, it is deselected.
+    """
     for item in items:
         folder = item.path.parent.name
         if folder in FOLDER_MARKERS:
             item.add_marker(FOLDER_MARKERS[folder])
         if isinstance(item, pytest.DoctestItem) and item.name in SLOW_DOCTESTS:
             item.add_marker("slow")
+    if not config.getoption("screenshots"):
+        shots = [item for item in items if item.get_closest_marker("screenshots")]
+        if shots:
+            config.hook.pytest_deselected(items=shots)
+            items[:] = [item for item in items if not item.get_closest_marker("screenshots")]
 
 
 @pytest.fixture(scope="session")

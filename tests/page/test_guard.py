@@ -216,7 +216,7 @@ class TestSetting:
         page.reload()
         expect(page.locator("html")).to_have_attribute("data-state", "ready")
         expect(page.locator("input#live-check")).not_to_be_checked()
-        page.wait_for_timeout(1_000)
+        page.wait_for_timeout(1_000)  # nothing comes: no event to wait for, so a wait is the point
         expect(page.locator("#board")).not_to_have_attribute("data-solvable", re.compile("."))
         blur(page)
         page.keyboard.press("Shift+H")

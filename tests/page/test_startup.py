@@ -17,17 +17,17 @@ import hashlib
 import io
 import json
 import re
+import shutil
 import time
 import tomllib
 import zipfile
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import nullcontext
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, Request, Route, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from build import RUNTIME_JS, seal
 from devtools.site_server import Cdn
@@ -46,6 +46,7 @@ from helpers import (
     offline_copy_ready,
     poll,
     record_requests,
+    serve_strictly,
     shown_columns,
     worker_marks,
 )
@@ -150,29 +151,67 @@ def worker_resources(page: Page, value: str) -> dict[str, Any]:
     return found
 
 
+class FirstVisit(NamedTuple):
+    """One first visit of the page, at deal 617 in a cold context (see `first_visit`)."""
+
+    base: str
+    """The URL of the site it visited, ending in '/'."""
+    cdn: Cdn
+    """The site's server, whose log lists every answer."""
+    context: BrowserContext
+    page: Page
+    requested: list[str]
+    """The URL of every request of the context, from its start."""
+    console: list[str]
+    """The page's console messages, from its start."""
+
+
+@pytest.fixture(scope="module")
+def first_visit(
+    make_context: ContextFactory, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[FirstVisit]:
+    """Visit the page once in a cold context, for the tests that only watch a first visit.
+
+    A cold context boots everything (downloads, compiles, micropip, the snapshot): about 7 s of
+    CPU, once for these tests rather than once each. The site is a private copy of dist/ served
+    as a CDN whose cache has always expired (as `cdn_site`'s), whose log lists every answer.
+    """
+    site = tmp_path_factory.mktemp("first-visit") / "site"
+    shutil.copytree(DIST, site)
+    cdn = Cdn(max_age=None, log=[])
+    with serve_strictly(site, cdn=cdn) as base, make_context() as context:
+        requested: list[str] = []
+        context.on("request", lambda request: requested.append(request.url))
+        page = context.new_page()
+        console: list[str] = []
+        page.on("console", lambda message: console.append(message.text))
+        boot(page, f"{base}?deal=617")
+        assert_board(page, 617)
+        yield FirstVisit(base, cdn, context, page, requested, console)
+
+
 class TestFirstVisit:
-    def test_each_file_is_downloaded_once(
-        self, make_context: ContextFactory, cdn_site: tuple[str, Path, Cdn]
-    ) -> None:
+    """What a first visit downloads, when, and in what order its worker works.
+
+    The first three watch one visit (`first_visit`); the first of them reads the site's log,
+    so it comes before the third, whose repeat visit the log would list too.
+    """
+
+    def test_each_file_is_downloaded_once(self, first_visit: FirstVisit) -> None:
         """The page's preload starts the runtime's JavaScript, the worker takes it.
 
         Nothing is downloaded twice, not the preload, and nothing outside the manifest; and the
         browser does not warn that the preload went unused (it would, three seconds after the
         page's load event).
         """
-        base, _, cdn = cdn_site
         files = manifest()
-        warnings: list[str] = []
-        with make_context() as context:
-            page = context.new_page()
-            page.on("console", lambda message: warnings.append(message.text))
-            boot(page, f"{base}?deal=617")
-            assert_board(page, 617)
-            since_load = page.evaluate(
-                "performance.now() - performance.getEntriesByType('navigation')[0].loadEventEnd"
-            )
-            page.wait_for_timeout(max(0, 3500 - since_load))
-        assert [text for text in warnings if "preload" in text] == []
+        page, cdn = first_visit.page, first_visit.cdn
+        since_load = page.evaluate(
+            "performance.now() - performance.getEntriesByType('navigation')[0].loadEventEnd"
+        )
+        # The browser warns of an unused preload 3 s after the load event: a wait is the point.
+        page.wait_for_timeout(max(0, 3500 - since_load))
+        assert [text for text in first_visit.console if "preload" in text] == []
         assert cdn.log is not None
         counts = Counter(s.path.split("?")[0] for s in cdn.log if s.status == 200)
         assert [path for path, count in counts.items() if count > 1] == []
@@ -183,47 +222,39 @@ class TestFirstVisit:
         assert set(counts) <= listed
 
     def test_what_the_start_does_not_need_waits_for_the_webassembly(
-        self, make_context: ContextFactory, site_url: str
+        self, first_visit: FirstVisit
     ) -> None:
         """The standard library's first zip downloads beside the WebAssembly; the rest after it.
 
         The second zip and the wheels are needed only once Python has started, which needs the
         WebAssembly whole: on a slow link they would delay it by their own bytes.
         """
-        files = manifest()
-        with make_context() as context:
-            page = context.new_page()
-            boot(page, f"{site_url}?deal=617")
-            assert_board(page, 617)
-            timings = worker_resources(page, "[entry.startTime, entry.responseEnd]")
-        wasm_end = timings[site_url + files["wasm"]][1]
-        assert timings[site_url + files["stdlib"]][0] < wasm_end
+        files, base = manifest(), first_visit.base
+        timings = worker_resources(first_visit.page, "[entry.startTime, entry.responseEnd]")
+        wasm_end = timings[base + files["wasm"]][1]
+        assert timings[base + files["stdlib"]][0] < wasm_end
         for name in ("stdlib_later", "micropip", "wheel"):
-            assert timings[site_url + files[name]][0] >= wasm_end, name
+            assert timings[base + files[name]][0] >= wasm_end, name
 
-    def test_the_first_board_does_not_wait_for_the_snapshot(
-        self, make_context: ContextFactory, site_url: str
-    ) -> None:
+    def test_the_first_board_does_not_wait_for_the_snapshot(self, first_visit: FirstVisit) -> None:
         """The worker saves Python's memory once it has answered: the board comes first.
 
-        The snapshot is then taken as usual, and the next visit resumes from it. Which of the
-        page's render and the worker's snapshot ends first is up to the threads' scheduling (on
-        a busy machine the page's thread may wait its turn); what the worker does is not: its
-        reply is on its way before the snapshot begins.
+        The snapshot is then taken as usual, and the next visit (a new tab) resumes from it.
+        Which of the page's render and the worker's snapshot ends first is up to the threads'
+        scheduling (on a busy machine the page's thread may wait its turn); what the worker does
+        is not: its reply is on its way before the snapshot begins.
         """
-        with make_context() as context:
-            page = context.new_page()
-            boot(page, f"{site_url}?deal=617")
-            assert_board(page, 617)
-            poll(page, SNAPSHOT_JS)
-            marks = worker_marks(page)
-            assert marks["wheel-imported"] < marks["answered"] < marks["snapshot-taken"]
-            page.reload()
-            expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-            assert_board(page, 617)
-            marks = worker_marks(page)
-            assert "snapshot-found" in marks
-            assert "micropip-imported" not in marks
+        page = first_visit.page
+        poll(page, SNAPSHOT_JS)
+        marks = worker_marks(page)
+        assert marks["wheel-imported"] < marks["answered"] < marks["snapshot-taken"]
+        again = first_visit.context.new_page()
+        boot(again, f"{first_visit.base}?deal=617")
+        assert_board(again, 617)
+        marks = worker_marks(again)
+        assert "snapshot-found" in marks
+        assert "micropip-imported" not in marks
+        again.close()
 
     def test_the_status_line_shows_the_download(
         self, make_context: ContextFactory, site_url: str
@@ -627,26 +658,16 @@ class TestCompiledStdlib:
         assert {"encodings", "importlib", "pyodide", "sitecustomize"} <= first
         assert first.isdisjoint({"ssl", "_ssl"})  # left out, and what only ssl imports
 
-    def test_the_page_loads_the_compiled_stdlib(
-        self, make_context: ContextFactory, site_url: str
-    ) -> None:
+    def test_the_page_loads_the_compiled_stdlib(self, first_visit: FirstVisit) -> None:
         """The page downloads the compiled stdlib, not the stock one, and deals with it.
 
         micropip comes from the site (the version Pyodide's lock names), no lock file at all.
+        (Watched in TestFirstVisit's visit.)
         """
-        requested: list[str] = []
-
-        def record(request: Request) -> None:
-            requested.append(request.url)
-
-        with make_context() as context:
-            context.on("request", record)
-            page = context.new_page()
-            boot(page, f"{site_url}?deal=617")
-            assert_board(page, 617)
-        assert f"{site_url}{manifest()['stdlib']}" in requested
+        base, requested = first_visit.base, first_visit.requested
+        assert f"{base}{manifest()['stdlib']}" in requested
         installers = {url for url in requested if "micropip" in url}
-        assert installers == {f"{site_url}{manifest()['micropip']}"}
+        assert installers == {f"{base}{manifest()['micropip']}"}
         assert not [url for url in requested if url.endswith("-lock.json")]
 
     def test_a_host_may_send_the_zips_inflated(
@@ -677,37 +698,26 @@ class TestCompiledStdlib:
 
 
 class TestServiceWorker:
-    @pytest.mark.parametrize("where", ["root", "subpath"])
-    def test_second_visit_works_offline(
-        self,
-        make_context: ContextFactory,
-        returning: BrowserContext,
-        site_url: str,
-        subpath_url: str,
-        where: str,
-    ) -> None:
-        """After one visit the site works offline, at the root and under a subpath.
+    def test_second_visit_works_offline(self, returning: BrowserContext, site_url: str) -> None:
+        """After one visit the site works offline (at the root; under a subpath, see below).
 
-        At the root in the module's context for repeat visits, under the subpath in a new one.
+        In the module's context for repeat visits.
         """
-        base = site_url if where == "root" else subpath_url
-        opened = nullcontext(returning) if where == "root" else make_context()
-        with opened as context:
-            page = context.new_page()
-            boot(page, f"{base}?deal=617")
-            assert_board(page, 617)
-            offline_copy_ready(page)
-            scope = page.evaluate(
-                "() => navigator.serviceWorker.getRegistration().then((r) => r.scope)"
-            )
-            assert scope == base
-            context.set_offline(True)
-            page.reload()
-            expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-            assert_board(page, 617)
-            page.locator("[data-action=next]").click()
-            assert_board(page, 618)
-            assert page.evaluate("() => navigator.serviceWorker.controller !== null")
+        page = returning.new_page()
+        boot(page, f"{site_url}?deal=617")
+        assert_board(page, 617)
+        offline_copy_ready(page)
+        scope = page.evaluate(
+            "() => navigator.serviceWorker.getRegistration().then((r) => r.scope)"
+        )
+        assert scope == site_url
+        returning.set_offline(True)
+        page.reload()
+        expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+        assert_board(page, 617)
+        page.locator("[data-action=next]").click()
+        assert_board(page, 618)
+        assert page.evaluate("() => navigator.serviceWorker.controller !== null")
 
     def test_a_repeat_visit_takes_the_files_from_the_cache_itself(
         self, returning: BrowserContext, site_url: str
@@ -746,7 +756,9 @@ class TestServiceWorker:
     ) -> None:
         """From a subpath, the first and the repeat visit request nothing outside it.
 
-        And the page keeps its address there: Next opens the next deal under the subpath.
+        And the page keeps its address there: Next opens the next deal under the subpath. Then
+        offline, the site works there too (its service worker's scope is the subpath). One
+        cold context for both: a first visit costs about 7 s of CPU.
         """
         with make_context() as context:
             requested = record_requests(context)
@@ -760,6 +772,17 @@ class TestServiceWorker:
             assert_board(page, 618)
             expect(page).to_have_title("FreeCell deal #618")
             assert page.url == f"{subpath_url}?deal=618"
+            scope = page.evaluate(
+                "() => navigator.serviceWorker.getRegistration().then((r) => r.scope)"
+            )
+            assert scope == subpath_url
+            context.set_offline(True)
+            page.reload()
+            expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+            assert_board(page, 618)
+            page.locator("[data-action=next]").click()
+            assert_board(page, 619)
+            assert page.evaluate("() => navigator.serviceWorker.controller !== null")
         assert requested
         assert [url for url in requested if not url.startswith(subpath_url)] == []
 

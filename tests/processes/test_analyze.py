@@ -174,6 +174,14 @@ def wait_for(condition: Any, process: subprocess.Popen[str] | None = None) -> No
         time.sleep(0.02)
 
 
+def scheduler_file(file: Path) -> dict[str, Any]:
+    """Return the scheduler's file as JSON, or {} while it is missing or half written."""
+    try:
+        return dict(json.loads(file.read_text()))
+    except (OSError, ValueError):
+        return {}
+
+
 def group_ends(pgid: int) -> bool:
     """Wait until no process of a process group runs; tell whether that happened in time.
 
@@ -238,9 +246,8 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         stderr=subprocess.DEVNULL,
     )
     try:
-        wait_for(file.exists)
-        time.sleep(0.1)  # the file is written whole, but not atomically
-        address = str(json.loads(file.read_text())["address"])
+        wait_for(lambda: "address" in scheduler_file(file))  # written whole, not atomically
+        address = str(scheduler_file(file)["address"])
         with Client(address, timeout=WAIT) as client:
             client.wait_for_workers(2, timeout=WAIT)
         yield address

@@ -1,5 +1,7 @@
 """The freecell command: run as users run it, a separate process, and in-process through main."""
 
+import array
+import fcntl
 import io
 import itertools
 import json
@@ -8,11 +10,13 @@ import shutil
 import signal
 import subprocess
 import sys
+import termios
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 from hypothesis import assume, given, settings
@@ -459,6 +463,26 @@ class TestComposition:
         assert err.startswith("freecell replay: invalid position on standard input: ")
 
 
+def until(condition: Callable[[], bool], seconds: float = 30) -> None:
+    """Wait until condition() is true, looking every 20 ms; fail after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"still false after {seconds} s"
+        time.sleep(0.02)
+
+
+def unread(pipe: IO[bytes]) -> int:
+    """Return how many bytes written to a pipe its reader has not read yet (FIONREAD)."""
+    count = array.array("i", [0])
+    fcntl.ioctl(pipe.fileno(), termios.FIONREAD, count)
+    return count[0]
+
+
+def group_left(pgid: int) -> bytes:
+    """Return pgrep's list of the processes of a process group still there (b"" for none)."""
+    return subprocess.run(["pgrep", "-g", str(pgid)], capture_output=True, check=False).stdout
+
+
 def _default_sigint() -> None:
     """Let the child take Ctrl-C as a terminal's process group does (a runner may ignore it)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -513,9 +537,10 @@ class TestSignals:
             assert process.stdin is not None
             assert process.stdout is not None
             if command == "replay":
-                process.stdin.write(b"5a 5b\n")  # and stdin stays open: replay waits for more
-                process.stdin.flush()
-                time.sleep(1)
+                stdin = process.stdin
+                stdin.write(b"5a 5b\n")  # and stdin stays open: replay waits for more
+                stdin.flush()
+                until(lambda: unread(stdin) == 0)  # replay's own code has read it
             else:
                 first = process.stdout.readline()  # it is under way
                 assert first.endswith(b"\n")
@@ -541,9 +566,8 @@ class TestSignals:
                 for move in moves.split():
                     game.push(move)
                 assert game.is_won(), line
-        time.sleep(1)  # a worker watches its parent every 0.5 s
-        left = subprocess.run(["pgrep", "-g", str(process.pid)], capture_output=True, check=False)
-        assert left.stdout == b""
+        # A worker watches its parent every 0.5 s: the group empties within a second or so.
+        until(lambda: group_left(process.pid) == b"", seconds=5)
 
     @pytest.mark.parametrize(
         ("command", "signum", "status"),
