@@ -38,7 +38,6 @@ from freecell._search.solver import (
     Solver,
     SolverError,
     SolveResult,
-    player_moves,
 )
 
 __all__ = [
@@ -66,6 +65,5 @@ __all__ = [
     "home_all",
     "parse_date",
     "parse_grade",
-    "player_moves",
     "solve",
 ]
