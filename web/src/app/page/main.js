@@ -153,7 +153,7 @@ const windows = {
 const language = createLanguage({ state, dom, view, messages, dialogs: windows });
 const drag = bindDrag(board, state, play);
 const actions = { ...play, retry: startPython, find: find.show, findDeal: find.find };
-bindShare({ button: $("[data-action=share]"), board: dom.board, state, copyLink: play.copyLink });
+bindShare({ button: $("[data-action=share]"), state, copyLink: play.copyLink });
 bindInput(dom, state, actions, dialogs, drag);
 
 // Back and Forward: the address is read as the event finds it, since an action still under way
