@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 import time
 from pathlib import Path
 from typing import Any
@@ -77,6 +76,12 @@ def all_home(page: Page) -> None:
         "localStorage.setItem('freecell.auto-play', 'all');"
         "localStorage.setItem('freecell.tap-to-move', 'off');"
     )
+
+
+def won_in_time(page: Page, text: str) -> str:
+    """Return the win message `text` as the page ends it: with the time the clock stopped at."""
+    seconds = int(page.locator("#timer").get_attribute("data-seconds") or "-1")
+    return f"{text} Time: {seconds // 60}:{seconds % 60:02d}."
 
 
 def stored(page: Page, key: str) -> Any:
@@ -153,9 +158,8 @@ class TestWin:
         expect(page.locator("#moves-count")).to_have_text(str(par - 1))
         play(page, PAR_DEAL, before, last)
         expect(page.locator("html")).to_have_attribute("data-won", "true")
-        expect(page.locator("#win-text")).to_have_text(
-            f"You won deal #{PAR_DEAL}! {par} moves, par {par}: you matched the best we know."
-        )
+        won = f"You won deal #{PAR_DEAL}! {par} moves, par {par}: you matched the best we know."
+        expect(page.locator("#win-text")).to_have_text(won_in_time(page, won))
         expect(page.locator("#moves-count")).to_have_text(str(par))
 
     def test_under_par_is_the_new_par_kept_in_statistics_and_export(
@@ -170,7 +174,11 @@ class TestWin:
         expect(page.locator("#par-value")).to_have_text(str(par + 5))
         play(page, PAR_DEAL, before, last)
         expect(page.locator("#win-text")).to_have_text(
-            re.compile(rf"^You won deal #{PAR_DEAL}! {par} moves, par {par + 5}: 5 under par!")
+            won_in_time(
+                page,
+                f"You won deal #{PAR_DEAL}! {par} moves, par {par + 5}: 5 under par! "
+                "Your line is now this deal's par in this browser.",
+            )
         )
         expect(page.locator("#par-value")).to_have_text(str(par))
         boot(page, page.url)
@@ -194,9 +202,7 @@ class TestWin:
         boot(page, link(site_url, PAR_DEAL, before))
         play(page, PAR_DEAL, before, last)
         expect(page.locator("html")).to_have_attribute("data-won", "true")
-        expect(page.locator("#win-text")).to_have_text(
-            f"You won deal #{PAR_DEAL}! {par} moves, par {par}: you matched the best we know.",
-            timeout=120_000,
-        )
+        won = f"You won deal #{PAR_DEAL}! {par} moves, par {par}: you matched the best we know."
+        expect(page.locator("#win-text")).to_have_text(won_in_time(page, won), timeout=120_000)
         record = stored(page, "freecell.stats")
         assert record["deals"][str(PAR_DEAL)] == {"won": True, "fewest": par, "par": par}
