@@ -624,3 +624,14 @@ def record_requests(context: BrowserContext) -> list[str]:
 
     context.on("request", record)
     return requested
+
+
+def export(page: Page, tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    """Export from the statistics dialog; return the file and what it holds."""
+    if not page.locator("dialog#stats").is_visible():
+        press(page, "stats")
+    with page.expect_download() as download:
+        page.locator("[data-action=export]").click()
+    path = tmp_path / download.value.suggested_filename
+    download.value.save_as(path)
+    return path, json.loads(path.read_text(encoding="utf-8"))

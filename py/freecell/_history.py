@@ -28,7 +28,7 @@ from freecell._deal import Deal, deal
 from freecell._errors import CodedError
 from freecell._fcs import parse_position
 from freecell._names import CARD_CODES
-from freecell._notation import Move, Place
+from freecell._notation import Move, Place, player_moves
 from freecell._rules import AutoPlay, Position, position_after
 
 
@@ -47,6 +47,7 @@ class Snapshot(TypedDict):
     freecells: list[str | None]
     foundations: list[str | None]
     move_count: int
+    player_moves: int
     can_undo: bool
     can_redo: bool
     won: bool
@@ -132,6 +133,17 @@ class Game:
     def move_stack(self) -> list[Move]:
         """The moves played so far, first first (a copy)."""
         return [move for move, _, _ in self._played]
+
+    @property
+    def player_moves(self) -> int:
+        """The moves played as a player counts them: not those home (see :func:`player_moves`).
+
+        >>> game = Game.from_deal_number(1)
+        >>> _ = [game.push(m) for m in ["5a", "5b", "5c", "5d"]], game.auto_moves()
+        >>> len(game.move_stack), game.player_moves
+        (5, 4)
+        """
+        return player_moves(move for move, _, _ in self._played)
 
     @property
     def auto_flags(self) -> list[bool]:
@@ -429,6 +441,7 @@ class Game:
                 for s, n in enumerate(position.foundations)
             ],
             "move_count": len(self._played),
+            "player_moves": self.player_moves,
             "can_undo": self.can_undo,
             "can_redo": self.can_redo,
             "won": position.is_won(),

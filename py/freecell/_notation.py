@@ -23,6 +23,7 @@ Notation, as fc-solve uses it:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
@@ -132,3 +133,17 @@ class Move:
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
+
+
+def player_moves(moves: Iterable[Move]) -> int:
+    """Count the moves as a player counts them: those whose target is not the foundations.
+
+    A run moved as one counts one; a move home costs nothing, whether the player made it or it
+    went by itself, so the count does not depend on the automatic moves' setting. It is the
+    count of :attr:`freecell.Solution.player_moves`, of a game's
+    :attr:`freecell.Game.player_moves`, and of the page's move counter and par.
+
+    >>> player_moves([Move.parse("83"), Move.parse("2h"), Move.parse("36v3")])
+    2
+    """
+    return sum(move.target != FOUNDATION for move in moves)

@@ -664,6 +664,7 @@ class TestInterface:
             "freecells": ["6C", "8H", "4H", "JS"],
             "foundations": [None, None, None, None],
             "move_count": 4,
+            "player_moves": 4,
             "can_undo": True,
             "can_redo": True,
             "won": False,

@@ -23,8 +23,10 @@ from freecell import (
     format_deal,
     solve,
 )
+from freecell._notation import player_moves
 from freecell._web import MAX_LINK_MOVES, Session
 from freecell._web.protocol import ShortSolved
+from freecell._web.searches import Turns
 from helpers import LOSING_MOVES, engine_after, fc_solve_finds_no_solution, solution
 
 
@@ -1035,3 +1037,91 @@ class TestSolve:
             pass
         assert reply(session.solve())["partial"] is True
         assert session.think(0.005) == "thinking"  # the search goes on
+
+
+class TestPlayerMoves:
+    def test_the_count_leaves_out_moves_home_whatever_auto_play(self) -> None:
+        """A game's player_moves counts its moves not home: the same with or without auto-play."""
+        counts = {}
+        for auto in ("off", "safe"):
+            session = Session()
+            session.new_game("3")
+            game = reply(session.play_move("1a", auto))["game"]
+            counts[auto] = (game["move_count"], game["player_moves"])
+        assert counts == {"off": (1, 1), "safe": (2, 1)}  # "5h" went home by itself
+
+    def test_a_linked_solution_counts_as_the_library_does(self, session: Session) -> None:
+        """The snapshot's count is freecell's player_moves of the moves: a run moved is one."""
+        moves = solution(1)
+        game = reply(session.new_game("1", ",".join(moves)))["game"]
+        expected = Game.from_deal_number(1)
+        for move in moves:
+            expected.push(move)
+        assert game["won"]
+        assert game["player_moves"] == expected.player_moves == player_moves(map(Move.parse, moves))
+        assert game["player_moves"] == sum(not move.endswith("h") for move in moves)
+        assert game["player_moves"] < game["move_count"] == len(moves)
+
+
+class _Slices:
+    """A search that counts the slices it is given, and runs for ``slices`` of them."""
+
+    def __init__(self, slices: int) -> None:
+        self.left, self.given = slices, 0
+
+    def running(self, game: Game | None) -> bool:  # noqa: ARG002 - a Search's signature
+        return self.left > 0
+
+    def step(self, max_seconds: float) -> str:  # noqa: ARG002 - a Search's signature
+        self.given += 1
+        self.left -= 1
+        return "done" if self.left == 0 else "thinking"
+
+
+class TestPar:
+    def test_par_is_the_short_solutions_player_moves(self, session: Session) -> None:
+        """The par of a deal is the player moves of freecell.solve(number, short=True)."""
+        session.new_game("3")
+        assert reply(session.par())["pending"] is True
+        assert answered(session, "par")["par"] == solve(3, short=True).player_moves == 18
+
+    def test_the_par_is_remembered_per_deal(self, session: Session) -> None:
+        """A deal opened again answers its par at once; Solve from its start too."""
+        session.new_game("46")
+        par = answered(session, "par")["par"]
+        session.new_game("47")
+        session.new_game("46")
+        data = reply(session.par())
+        assert (data.get("pending"), data["par"]) == (None, par)
+        assert reply(session.solve())["player_moves"] == par
+
+    def test_the_search_goes_on_while_the_game_changes(self, session: Session) -> None:
+        """Moves of the same deal keep the par's search; the par is the deal's, from its start."""
+        session.new_game("46")
+        assert reply(session.par())["pending"] is True
+        assert session.think(0.005) == "thinking"
+        session.play_move("1a", "off")
+        assert session.think(0.005) == "thinking"  # the same search, not dropped
+        assert answered(session, "par")["par"] == solve(46, short=True).player_moves
+
+    def test_another_deal_ends_the_search(self, session: Session) -> None:
+        """A deal opened drops the last deal's par search: nothing is left to think about."""
+        session.new_game("46")
+        assert reply(session.par())["pending"] is True
+        assert session.think(0.005) == "thinking"
+        session.new_game("47")
+        assert session.think(0.005) == "idle"
+
+    def test_a_deal_that_cannot_be_won_has_no_par(self, session: Session) -> None:
+        """Deal 11982, proved impossible, has par None."""
+        session.new_game("11982")
+        assert answered(session, "par")["par"] is None
+
+    def test_the_par_search_thinks_only_when_no_other_search_does(self) -> None:
+        """Turns gives the background search (the par's) no slice while another search runs."""
+        hint, par = _Slices(3), _Slices(2)
+        turns = Turns([hint], [par])
+        states = [turns.think(None, 0.005) for _ in range(3)]
+        assert (states, hint.given, par.given) == (["thinking", "thinking", "done"], 3, 0)
+        states = [turns.think(None, 0.005) for _ in range(3)]
+        assert (states, hint.given, par.given) == (["thinking", "done", "idle"], 3, 2)

@@ -155,7 +155,7 @@ class TestGuard:
     def test_a_held_key_searches_only_where_it_stops(
         self, pages: PageFactory, site_url: str
     ) -> None:
-        """Ten deals passed 20 ms apart (a held N): one check, grade and lookup, the last's.
+        """Ten deals passed 20 ms apart (a held N): one check, grade, lookup and par, the last's.
 
         The page's clock is Playwright's, paused: each deal rests exactly 20 ms, however
         slow the machine, and the last one the page's SETTLE_MS.
@@ -178,8 +178,10 @@ class TestGuard:
         page.clock.resume()
         expect(board).to_have_attribute("data-solvable", "yes")
         expect(board).to_have_attribute("data-difficulty", re.compile("."))
+        page.wait_for_function("() => window.asked.includes('par')")  # once the guard answered
         asked = page.evaluate("() => window.asked")
-        assert sorted(asked[10:]) == ["check", "grade", "min_cells"], asked
+        assert sorted(asked[10:]) == ["check", "grade", "min_cells", "par"], asked
+        assert asked.index("par") > asked.index("check"), asked
 
     @pytest.mark.parametrize("language", LANGUAGES)
     def test_in_every_language(self, table: Page, site_url: str, language: str) -> None:

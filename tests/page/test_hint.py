@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from freecell import CASCADES, FREECELLS, Game, Move, solve
-from freecell._search.solver import player_moves
+from freecell._notation import player_moves
 from freecell._web.replies import made
 from helpers import (
     PHONE_OPTIONS,

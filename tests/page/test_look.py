@@ -288,6 +288,7 @@ SETTINGS = {
     "#left-handed": "left-handed.label",
     "#tap-to-move": "tap.label",
     "#live-check": "live.label",
+    "#show-par": "par.show",
     "#random-grade": "grade.label",
 }
 """The menu's settings and the catalogue key of each one's name (the language's is its own)."""

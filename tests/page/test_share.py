@@ -8,6 +8,7 @@ site.
 
 from __future__ import annotations
 
+import re
 import struct
 from html.parser import HTMLParser
 
@@ -42,18 +43,25 @@ class TestShare:
     def test_the_deals_link_and_its_name(
         self, pages: PageFactory, site_url: str, device: str
     ) -> None:
-        """Share hands over the deal's own link and its name, with its par once the board has it."""
+        """Share hands over the deal's own link and its name, with its par once the page knows it.
+
+        The par is the page's (par.js's), not read back from the DOM: a `data-par` changed on
+        `#board` behind the page's back changes nothing.
+        """
         page = pages(**(PHONE_OPTIONS if device == "phone" else {}))
         page.add_init_script(SHARE_JS)
         boot(page, link(site_url, 617, ["8a", "8b"]))
-        press(page, "share")
+        press(page, "share")  # at once: the par's search waits for the deal to settle
         poll(page, "() => window.__shared.length === 1")
         name = "FreeCell deal #617"
         assert shared(page) == [{"title": name, "text": name, "url": f"{site_url}?deal=617"}]
-        page.evaluate("document.querySelector('#board').dataset.par = '34'")  # par's module's
+        board = page.locator("#board")
+        expect(board).to_have_attribute("data-par", re.compile(r"^\d+$"), timeout=120_000)
+        par = board.get_attribute("data-par")
+        page.evaluate("document.querySelector('#board').dataset.par = '1'")
         press(page, "share")
         poll(page, "() => window.__shared.length === 2")
-        assert shared(page)[1]["text"] == "FreeCell deal #617 \N{EN DASH} par 34"
+        assert shared(page)[1]["text"] == f"FreeCell deal #617 \N{EN DASH} par {par}"
 
     def test_in_the_pages_language(self, pages: PageFactory, site_url: str) -> None:
         """The deal's name is said in the page's language; the link names no language."""

@@ -83,6 +83,10 @@ calls = [
     ("undo_to_winnable", ()),
     ("min_cells", ()),  # asks for the site's table
     ("min_cells", ("",)),  # an empty table is broken
+    ("new_game", ("3",)),
+    ("par", ()),  # pending: the short search starts
+    ("think", (60,)),
+    ("par", ()),  # the par found: the same count as CPython's
     ("new_game", ("1", LATE)),
     ("solve", ()),
     ("think", (60,)),  # the short search, to its end

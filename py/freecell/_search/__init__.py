@@ -36,7 +36,6 @@ from freecell._search.solver import (
     Solver,
     SolverError,
     SolveResult,
-    player_moves,
 )
 
 __all__ = [
@@ -62,6 +61,5 @@ __all__ = [
     "home_all",
     "parse_date",
     "parse_grade",
-    "player_moves",
     "solve",
 ]

@@ -29,7 +29,7 @@ from dataclasses import replace
 from typing import Final
 
 from freecell._history import Game  # noqa: F401 - the doctests play
-from freecell._notation import CASCADES, FOUNDATION, FREECELLS, Move
+from freecell._notation import CASCADES, FOUNDATION, FREECELLS, Move, player_moves
 from freecell._rules import Position
 from freecell._search.scan import (
     _CELL,
@@ -51,7 +51,6 @@ from freecell._search.solver import (
     Solver,
     Start,
     _placed,
-    player_moves,
 )
 
 

@@ -45,13 +45,12 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final, Literal
 
 from freecell._deal import Deal, deal
 from freecell._history import Game
-from freecell._notation import CASCADES, FOUNDATION, FREECELLS, Move
+from freecell._notation import CASCADES, FOUNDATION, FREECELLS, Move, player_moves
 from freecell._rules import Position
 from freecell._search.scan import (
     _CACHE_LIMIT,
@@ -190,15 +189,6 @@ class Solution:
         True
         """
         return player_moves(self.moves)
-
-
-def player_moves(moves: Iterable[Move]) -> int:
-    """Count the moves a player makes: those not to the foundations (a run moved as one is one).
-
-    >>> player_moves([Move.parse("83"), Move.parse("2h"), Move.parse("36v3")])
-    2
-    """
-    return sum(move.target != FOUNDATION for move in moves)
 
 
 Start = int | Deal | Game | Position

@@ -1,4 +1,4 @@
-"""What the searches say about the game: hints, Solve's short solutions, the guard, the grade.
+"""What the searches say about the game: hints, Solve's short solutions, the guard, the grade, par.
 
 The page's requests that a search answers (:meth:`Advice.hint`, :meth:`Advice.solve`,
 :meth:`Advice.check`, :meth:`Advice.grade`) answer at once from what the searches found
@@ -12,12 +12,11 @@ from typing import Any
 
 from freecell._errors import CodedError
 from freecell._history import Game
-from freecell._notation import Move
+from freecell._notation import Move, player_moves
 from freecell._rules import Position
-from freecell._search import player_moves
 from freecell._web.known import Known
 from freecell._web.replies import as_json, game_refusal, game_reply, made
-from freecell._web.searches import GameSearch, ShortSearch
+from freecell._web.searches import GameSearch, ParSearch, ShortSearch
 
 
 class Advice:
@@ -31,6 +30,7 @@ class Advice:
         self._known = known
         self.game_search = GameSearch(known)  # hint, check, grade
         self.short_search = ShortSearch(known)  # solve
+        self.par_search = ParSearch(known)  # par, in slices no other search wants
 
     @property
     def searches(self) -> tuple[GameSearch, ShortSearch]:
@@ -210,6 +210,37 @@ class Advice:
             self.game_search.start(game, start)
             return game_reply(game, pending=True)
         return game_reply(game, difficulty=self._known.grade(start))
+
+    def par(self, game: Game) -> str:
+        """Say the game's deal's par: the player moves of ``freecell.solve(number, short=True)``.
+
+        The player moves are those whose target is not a foundation (a run moved as one
+        counts one: :func:`freecell._notation.player_moves`), as the page counts the player's.
+        ``"par"`` is None for a deal that cannot be won. Answered at once for a deal whose par
+        was found before; otherwise the search starts (:class:`ParSearch`, from the deal's
+        start, whatever the game's position) and the reply says ``"pending": true``. The search
+        thinks only while no other search does (a hint, the guard, Solve come first), goes on
+        while the game changes, and is dropped when another deal is opened.
+
+        >>> import json
+        >>> from freecell._web.searches import Turns
+        >>> advice, game = Advice(Known()), Game.from_deal_number(46)
+        >>> think = Turns(advice.searches, [advice.par_search]).think
+        >>> while json.loads(advice.par(game)).get("pending"):
+        ...     while think(game, 0.05) == "thinking":
+        ...         pass
+        >>> json.loads(advice.par(game))["par"]  # freecell.solve(46, short=True).player_moves
+        16
+        >>> json.loads(advice.solve(game))["player_moves"]  # Solve from the start: at once
+        16
+        """
+        number = game.deal_number
+        if number is None:
+            return game_reply(game, par=None)
+        if not self.par_search.known(number):
+            self.par_search.start(game)
+            return game_reply(game, pending=True)
+        return game_reply(game, par=self.par_search.par(number))
 
     def undo_to_winnable(self, game: Game) -> str:
         """Take back turns to the last position of the game known to be winnable.

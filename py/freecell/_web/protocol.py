@@ -98,6 +98,12 @@ class ShortSolved(Hinted):
     partial: NotRequired[bool]
 
 
+class ParAnswer(Answered):
+    """``par``: the deal's par, its short solution's player moves; None for a deal with none."""
+
+    par: int | None
+
+
 class Checked(Answered):
     """``check``: whether the game can still be won, and which move lost it."""
 
@@ -171,7 +177,7 @@ _FINDING: Final = ("daily", "random_deal")  # a search for a deal, which goes on
 REQUESTS: Final[dict[str, Request]] = {
     request.name: request
     for request in (
-        Request("new_game", Opened, ends=(*_FINDING, "solve")),
+        Request("new_game", Opened, ends=(*_FINDING, "solve", "par")),
         Request("play", Played),
         Request("play_card", Played),
         Request("auto_moves", Played),
@@ -186,6 +192,7 @@ REQUESTS: Final[dict[str, Request]] = {
         Request("solve", ShortSolved, waits=True),
         Request("solve_stop", Done, ends=("solve",)),
         Request("check", Checked, waits=True),
+        Request("par", ParAnswer, waits=True, ends=("par",)),
         Request("grade", Graded, waits=True),
         Request("undo_to_winnable", Answered),
         Request("min_cells", MinCellsAnswer),

@@ -5,18 +5,19 @@ hint, the live guard, a grade), dropped once the game has moved on, and the shor
 (:class:`ShortSearch`: Solve), dropped once the game leaves the moves it answered. With the
 searches for deals (:class:`freecell._web.graded.GradedDeals`,
 :class:`freecell._web.identify.LayoutDeals`), they share the worker's slices: :class:`Turns`
-gives each running search a slice in turn. What they find goes to
-:class:`freecell._web.known.Known`.
+gives each running search a slice in turn. A third follows the deal: the search of its par
+(:class:`ParSearch`), which thinks only in slices no other search wants. What they find goes
+to :class:`freecell._web.known.Known`.
 """
 
 from collections.abc import Sequence
 from typing import Final, Protocol
 
 from freecell._history import Game
-from freecell._notation import Move
+from freecell._notation import Move, player_moves
 from freecell._rules import Position
 from freecell._search import ShortSolver, Solver
-from freecell._web.known import Known, looked_up
+from freecell._web.known import KNOWN_MOST, Known, looked_up
 
 SEARCH_SECONDS: Final = 60.0
 """How long the page's solver may work on one position before it says it found nothing."""
@@ -182,16 +183,85 @@ class ShortSearch:
         return "done"
 
 
+class ParSearch:
+    """The search of a deal's par, for as long as the game is of that deal.
+
+    A deal's par is the player moves (:func:`~freecell._notation.player_moves`) of
+    ``freecell.solve(number, short=True)``: the same search from the deal's start, with the
+    same budget, run in slices. ``None`` for a deal that cannot be won (or that the search
+    does not solve). The pars found are remembered by deal, and the solution goes to
+    :class:`~freecell._web.known.Known` as a short search's does, so that Solve and hints from
+    the deal's start answer at once.
+
+    >>> known, game = Known(), Game.from_deal_number(46)
+    >>> par = ParSearch(known)
+    >>> par.known(46), par.start(game), par.running(game)
+    (False, None, True)
+    >>> while par.step(0.05) == "thinking":
+    ...     pass
+    >>> par.known(46), par.par(46), par.running(game)  # freecell.solve(46, short=True)'s 16
+    (True, 16, False)
+    """
+
+    def __init__(self, known: Known) -> None:
+        self._known = known
+        self._pars: dict[int, int | None] = {}
+        self._solver: ShortSolver | None = None
+        self._deal: int | None = None  # the deal the running search is of
+
+    def known(self, number: int) -> bool:
+        """Tell whether deal ``number``'s par is known (found, or none: :meth:`par`)."""
+        return number in self._pars
+
+    def par(self, number: int) -> int | None:
+        """Return the par :meth:`known` says is known: None for a deal with none."""
+        return self._pars[number]
+
+    def start(self, game: Game) -> None:
+        """Search the par of the game's deal, unless that search runs already."""
+        number = game.deal_number
+        if number is None or number in self._pars or self._deal == number:
+            return
+        self._solver = ShortSolver(game.start)
+        self._deal = number
+
+    def running(self, game: Game | None) -> bool:
+        """Tell whether the search runs; it is dropped once the game is of another deal."""
+        if game is None or game.deal_number != self._deal:
+            self._solver, self._deal = None, None
+        return self._solver is not None
+
+    def step(self, max_seconds: float) -> str:
+        """Search for about ``max_seconds``; ``"done"`` once the par is known."""
+        solver, number = self._solver, self._deal
+        assert solver is not None, "step() while no search runs"
+        assert number is not None, "a search runs for a deal"
+        solution = solver.step(max_seconds)
+        if solution is None:
+            return "thinking"
+        self._solver, self._deal = None, None
+        if len(self._pars) > KNOWN_MOST:
+            self._pars.clear()
+        solved = solution.result == "solved"
+        self._pars[number] = player_moves(solution.moves) if solved else None
+        self._known.learn_short(solver.position, solution)
+        return "done"
+
+
 class Turns:
     """The searches of a session, each given a slice in turn while several run.
 
+    A ``background`` search (the par's) is given a slice only while no other search runs, so
+    that it never slows a hint, the guard or Solve.
+
     >>> known = Known()
-    >>> Turns([GameSearch(known), ShortSearch(known)]).think(None, 0.005)
+    >>> Turns([GameSearch(known), ShortSearch(known)], [ParSearch(known)]).think(None, 0.005)
     'idle'
     """
 
-    def __init__(self, searches: Sequence[Search]) -> None:
+    def __init__(self, searches: Sequence[Search], background: Sequence[Search] = ()) -> None:
         self._searches = searches
+        self._background = background
         self._turn = 0  # whose slice think() gives next when several run
 
     def think(self, game: Game | None, max_seconds: float) -> str:
@@ -200,6 +270,8 @@ class Turns:
         Returns the search's ``"thinking"`` or ``"done"``, or ``"idle"``: none runs.
         """
         running = [search for search in self._searches if search.running(game)]
+        if not running:
+            running = [search for search in self._background if search.running(game)]
         if not running:
             return "idle"
         search = running[self._turn % len(running)]

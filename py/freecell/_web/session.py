@@ -24,7 +24,7 @@ concern: :mod:`~freecell._web.replies` (the JSON of replies, cards' faces, moves
 the page kept), :mod:`~freecell._web.moves` (the player's moves and the history's requests),
 :mod:`~freecell._web.known` (what the searches found), :mod:`~freecell._web.searches` (the
 game's search, the short search, and the turns of all searches), :mod:`~freecell._web.advice`
-(hint, solve, check, grade, undo to winnable), :mod:`~freecell._web.graded` (the deals of a
+(hint, solve, check, grade, par, undo to winnable), :mod:`~freecell._web.graded` (the deals of a
 grade: daily, random_deal), :mod:`~freecell._web.identify` (the deals of a layout: identify)
 and :mod:`~freecell._web.min_cells` (the site's table of the fewest free cells).
 """
@@ -104,10 +104,13 @@ class Session:
     def __init__(self) -> None:
         self._game: Game | None = None
         self._known = Known()  # what the searches found
-        self._advice = Advice(self._known)  # hint, solve, check, grade
+        self._advice = Advice(self._known)  # hint, solve, check, grade, par
         self._graded_deals = GradedDeals(self._known)  # daily, random_deal
         self._layout_deals = LayoutDeals()  # identify
-        self._turns = Turns([self._graded_deals, self._layout_deals, *self._advice.searches])
+        self._turns = Turns(
+            [self._graded_deals, self._layout_deals, *self._advice.searches],
+            [self._advice.par_search],  # only in slices no other search wants
+        )
         self._min_cells = SiteMinCells()
 
     def handle(self, request: str, args: str = "{}") -> str:
@@ -317,6 +320,11 @@ class Session:
         return game_reply(game, **fields)
 
     @_with_game
+    def par(self, game: Game) -> str:
+        """Say the game's deal's par: :meth:`~freecell._web.advice.Advice.par`."""
+        return self._advice.par(game)
+
+    @_with_game
     def undo_to_winnable(self, game: Game) -> str:
         """Undo to a winnable position: :meth:`~freecell._web.advice.Advice.undo_to_winnable`."""
         return self._advice.undo_to_winnable(game)
@@ -413,11 +421,12 @@ class Session:
 
         A slice is :data:`~freecell._web.protocol.SLICE_SECONDS`, as the worker asks.
 
-        There are four: the search of a position of the game (:meth:`hint`, :meth:`check`,
+        There are five: the search of a position of the game (:meth:`hint`, :meth:`check`,
         :meth:`grade`) and the short search (:meth:`solve`), each dropped once the game has
         moved on; the search for a deal (:meth:`daily`, :meth:`random_deal`), which goes on
-        while the game changes and ends when a deal is opened; and the search for a layout's
-        deals (:meth:`identify`). With
+        while the game changes and ends when a deal is opened; the search for a layout's
+        deals (:meth:`identify`); and the search of the deal's par (:meth:`par`), which goes
+        on while the game changes and thinks only when no other search does. With
         several, the slices take turns. Returns ``"thinking"`` (call again), ``"done"`` (a
         search ended, or the short search has more moves to answer: the requests waiting for
         one now answer, or start their next search; call again while searches remain) or
@@ -476,6 +485,9 @@ def warm_up_steps(number: int, search_seconds: float = 0.001) -> Iterator[str]: 
     yield ask("solve_stop")
     yield ask("check")
     yield ask("grade")
+    yield ask("par")
+    yield think(min(search_seconds, 1.0))  # a whole par search would take seconds
+    yield ask("par")
     yield ask("undo_to_winnable")
     yield ask("min_cells")
     deals = MIN_CELLS_DEALS

@@ -304,5 +304,23 @@ export default {
   "action.share": "Share",
   "action.share.title": "Share a link to this deal",
   "share.text": "FreeCell deal #{deal}",
-  "share.text-par": "FreeCell deal #{deal} – par {par}"
+  "share.text-par": "FreeCell deal #{deal} – par {par}",
+  "par.label": "Par:",
+  "par.show": "Show par, the fewest moves we know",
+  "par.searching": "Looking for this deal's par, the fewest moves we know…",
+  "par.title": "Par: the fewest moves we know for this deal (moves home are free)",
+  "win.won": "You won deal #{deal}!",
+  "win.at-par": {
+    "one": "{count} move, par {par}: you matched the best we know.",
+    "other": "{count} moves, par {par}: you matched the best we know."
+  },
+  "win.under-par": {
+    "one": "{count} move, par {par}: {by} under par! Your line is now this deal's par in this browser.",
+    "other": "{count} moves, par {par}: {by} under par! Your line is now this deal's par in this browser."
+  },
+  "win.over-par": {
+    "one": "{count} move, par {par}: {by} over.",
+    "other": "{count} moves, par {par}: {by} over."
+  },
+  "stats.at-par": "Won at or under par"
 };

@@ -300,5 +300,23 @@ export default {
   "action.share": "Compartir",
   "action.share.title": "Compartir un enlace a esta partida",
   "share.text": "FreeCell, partida n.º {deal}",
-  "share.text-par": "FreeCell, partida n.º {deal} – par {par}"
+  "share.text-par": "FreeCell, partida n.º {deal} – par {par}",
+  "par.label": "Par:",
+  "par.show": "Mostrar el par, la menor cantidad de movimientos que conocemos",
+  "par.searching": "Buscando el par de esta partida, la menor cantidad de movimientos que conocemos…",
+  "par.title": "Par: la menor cantidad de movimientos que conocemos para esta partida (subir cartas a las fundaciones no cuenta)",
+  "win.won": "¡Ganaste la partida n.º {deal}!",
+  "win.at-par": {
+    "one": "{count} movimiento, par {par}: igualaste lo mejor que conocemos.",
+    "other": "{count} movimientos, par {par}: igualaste lo mejor que conocemos."
+  },
+  "win.under-par": {
+    "one": "{count} movimiento, par {par}: ¡{by} bajo par! Tu solución es ahora el par de esta partida en este navegador.",
+    "other": "{count} movimientos, par {par}: ¡{by} bajo par! Tu solución es ahora el par de esta partida en este navegador."
+  },
+  "win.over-par": {
+    "one": "{count} movimiento, par {par}: {by} por encima.",
+    "other": "{count} movimientos, par {par}: {by} por encima."
+  },
+  "stats.at-par": "Ganadas en par o bajo par"
 };

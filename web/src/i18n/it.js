@@ -300,5 +300,23 @@ export default {
   "action.share": "Condividi",
   "action.share.title": "Condividi un link a questa partita",
   "share.text": "FreeCell, partita n. {deal}",
-  "share.text-par": "FreeCell, partita n. {deal} – par {par}"
+  "share.text-par": "FreeCell, partita n. {deal} – par {par}",
+  "par.label": "Par:",
+  "par.show": "Mostra il par, il minor numero di mosse che conosciamo",
+  "par.searching": "Cerco il par di questa smazzata, il minor numero di mosse che conosciamo…",
+  "par.title": "Par: il minor numero di mosse che conosciamo per questa smazzata (le mosse verso le fondazioni non contano)",
+  "win.won": "Hai vinto la smazzata n. {deal}!",
+  "win.at-par": {
+    "one": "{count} mossa, par {par}: hai eguagliato il meglio che conosciamo.",
+    "other": "{count} mosse, par {par}: hai eguagliato il meglio che conosciamo."
+  },
+  "win.under-par": {
+    "one": "{count} mossa, par {par}: {by} sotto il par! La tua soluzione ora è il par di questa smazzata in questo browser.",
+    "other": "{count} mosse, par {par}: {by} sotto il par! La tua soluzione ora è il par di questa smazzata in questo browser."
+  },
+  "win.over-par": {
+    "one": "{count} mossa, par {par}: {by} sopra.",
+    "other": "{count} mosse, par {par}: {by} sopra."
+  },
+  "stats.at-par": "Vinte in par o sotto"
 };

@@ -300,5 +300,23 @@ export default {
   "action.share": "Compartilhar",
   "action.share.title": "Compartilhar um link para este jogo",
   "share.text": "FreeCell, jogo nº {deal}",
-  "share.text-par": "FreeCell, jogo nº {deal} – par {par}"
+  "share.text-par": "FreeCell, jogo nº {deal} – par {par}",
+  "par.label": "Par:",
+  "par.show": "Mostrar o par, o menor número de jogadas que conhecemos",
+  "par.searching": "Procurando o par deste jogo, o menor número de jogadas que conhecemos…",
+  "par.title": "Par: o menor número de jogadas que conhecemos para este jogo (ir para as fundações não conta)",
+  "win.won": "Você venceu o jogo nº {deal}!",
+  "win.at-par": {
+    "one": "{count} jogada, par {par}: você igualou o melhor que conhecemos.",
+    "other": "{count} jogadas, par {par}: você igualou o melhor que conhecemos."
+  },
+  "win.under-par": {
+    "one": "{count} jogada, par {par}: {by} abaixo do par! Sua solução agora é o par deste jogo neste navegador.",
+    "other": "{count} jogadas, par {par}: {by} abaixo do par! Sua solução agora é o par deste jogo neste navegador."
+  },
+  "win.over-par": {
+    "one": "{count} jogada, par {par}: {by} acima.",
+    "other": "{count} jogadas, par {par}: {by} acima."
+  },
+  "stats.at-par": "Vencidos no par ou abaixo"
 };

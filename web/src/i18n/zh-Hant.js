@@ -290,5 +290,20 @@ export default {
   "action.share": "分享",
   "action.share.title": "分享這一局的連結",
   "share.text": "FreeCell 第 {deal} 局",
-  "share.text-par": "FreeCell 第 {deal} 局 – 標準桿 {par} 步"
+  "share.text-par": "FreeCell 第 {deal} 局 – 標準桿 {par} 步",
+  "par.label": "標準桿",
+  "par.show": "顯示標準桿：我們所知的最少步數",
+  "par.searching": "正在找這一局的標準桿：我們所知的最少步數…",
+  "par.title": "標準桿：我們所知這一局的最少步數（移到回收區不算）",
+  "win.won": "你贏了第 {deal} 局！",
+  "win.at-par": {
+    "other": "{count} 步，標準桿 {par}：你追平了我們所知的最佳紀錄。"
+  },
+  "win.under-par": {
+    "other": "{count} 步，標準桿 {par}：低於標準桿 {by} 步！你的解法現在是這一局在此瀏覽器的標準桿。"
+  },
+  "win.over-par": {
+    "other": "{count} 步，標準桿 {par}：多了 {by} 步。"
+  },
+  "stats.at-par": "以標準桿或更少步數獲勝"
 };

@@ -5,20 +5,22 @@
 // The statistics (stats.js) stay this device's own; what came from other devices' files is kept
 // beside them, per device, as each device's counts (played, won, best streak), and the figures
 // add them up. A merge takes the larger count of each device, the union of the daily dates
-// and games and the fewest moves and best time of each deal, so importing a file twice (or a
-// file that holds this device's own counts, passed back) counts nothing twice. A file is checked whole before
-// anything changes: a bad one is refused with the reason, and nothing is lost. Nothing from a
-// file is ever read as HTML: every text goes in as text, and every value is checked against
-// what it may be. An import never costs this device a game of its own: the log keeps the
-// latest GAMES_KEPT games, this device's first, and a file's game dated after now is refused.
-// Every record keyed by what a file names (a device's id may be "constructor" or "__proto__")
-// is a map without a prototype (`dict`), so that no name reads what every object inherits.
+// and games, the fewest moves, best time and lowest par of each deal, so importing a file twice
+// (or a file that holds this device's own counts, passed back) counts nothing twice. A file is
+// checked whole before anything changes: a bad one is refused with the reason, and nothing is
+// lost. Nothing from a file is ever read as HTML: every text goes in as text, and every value is
+// checked against what it may be. An import never costs this device a game of its own: the log
+// keeps the latest GAMES_KEPT games, this device's first, and a file's game dated after now is
+// refused. Every record keyed by what a file names (a device's id may be "constructor" or
+// "__proto__") is a map without a prototype (`dict`), so that no name reads what every object
+// inherits.
 import { formatNumber, t } from "./i18n.js";
 import { MAX_COUNT, isCount, isDate, isDeal, isDealKey, isId, newId, utcDate } from "./identity.js";
 import { shorten } from "./messages.js";
+import { allPars, forgetPars, isPar, rememberPars } from "./par.js";
 import { MOVE } from "./state.js";
 import { SETTINGS } from "./settings.js";
-import { bestTime, dailyStreak } from "./stats.js";
+import { bestTime, dailyStreak, wonAtPar } from "./stats.js";
 import { local } from "./storage.js";
 import { formatTime } from "./timer.js";
 import { gameLink, openLinksInPlace } from "./url.js";
@@ -95,7 +97,7 @@ function tally(value, field) {
  */
 function game(value, field, now = null) {
   need(isObject(value), field);
-  const { id, deal, date, result, moves, daily, seconds } = value;
+  const { id, deal, date, result, moves, daily, seconds, player_moves: counted } = value;
   need(isId(id), `${field}.id`);
   need(isDeal(deal), `${field}.deal`);
   const when = typeof date === "string" && date.length <= 40 ? Date.parse(date) : Number.NaN;
@@ -108,8 +110,34 @@ function game(value, field, now = null) {
   const dated = isDate(daily);
   need(daily === null || daily === undefined || dated, `${field}.daily`);
   need(seconds === undefined || isTime(seconds), `${field}.seconds`);
+  // The player's count of the moves (since 2026-11-29; older games have none).
+  const countable = counted === undefined || (isCount(counted) && counted <= tokens.length);
+  need(countable, `${field}.player_moves`);
   const began = new Date(date).toISOString();
-  return { id, deal, date: began, result, moves, daily: daily ?? null, ...timeOf(seconds) };
+  const entry = { id, deal, date: began, result, moves, daily: daily ?? null, ...timeOf(seconds) };
+  if (counted !== undefined) entry.player_moves = counted;
+  return entry;
+}
+
+/** A deal's entry in a file: {fewest, par, seconds}, par and the best time where known. */
+function dealEntry(value, field) {
+  need(isObject(value), field);
+  needCount(value.fewest, `${field}.fewest`);
+  need(value.fewest > 0, `${field}.fewest`);
+  need(value.par === undefined || isPar(value.par), `${field}.par`);
+  need(value.seconds === undefined || isTime(value.seconds), `${field}.seconds`);
+  const entry = { fewest: value.fewest, ...timeOf(value.seconds) };
+  if (value.par !== undefined) entry.par = value.par;
+  return entry;
+}
+
+/** Two entries of a deal as one: the fewest moves, the best time and the lowest par. */
+function lower(one, other) {
+  const fewest = Math.min(one?.fewest ?? Infinity, other.fewest);
+  const entry = { fewest, ...bestTime(one?.seconds, other.seconds) };
+  const par = Math.min(one?.par ?? Infinity, other.par ?? Infinity);
+  if (par !== Infinity) entry.par = par;
+  return entry;
 }
 
 /**
@@ -142,12 +170,12 @@ export function parseArchive(text, now = Date.now()) {
   const deals = dict();
   for (const [deal, entry] of Object.entries(value.deals)) {
     need(isDealKey(deal), "deals");
-    need(isObject(entry), `deals.${deal}`);
-    needCount(entry.fewest, `deals.${deal}.fewest`);
-    need(entry.fewest > 0, `deals.${deal}.fewest`);
-    need(entry.seconds === undefined || isTime(entry.seconds), `deals.${deal}.seconds`);
-    deals[deal] = { fewest: entry.fewest, ...timeOf(entry.seconds) };
+    deals[deal] = dealEntry(entry, `deals.${deal}`);
   }
+  // Each deal's par known there (since 2026-11-29; older files have none).
+  const par = value.par ?? {};
+  need(isObject(par) && Object.keys(par).length <= MOST.deals, "par");
+  for (const [deal, moves] of Object.entries(par)) need(isDealKey(deal) && isPar(moves), "par");
   need(isObject(value.settings), "settings");
   const settings = dict();
   for (const [key, setting] of Object.entries(value.settings)) {
@@ -164,7 +192,8 @@ export function parseArchive(text, now = Date.now()) {
   });
   const { device, statistics } = value;
   const daily = [...value.daily];
-  return { device, own, streak: statistics.streak, imported, daily, deals, settings, games };
+  const pars = { ...par };
+  return { device, own, streak: statistics.streak, imported, daily, deals, pars, settings, games };
 }
 
 /** This device's id, made once: a file names the device its own counts come from. */
@@ -177,7 +206,7 @@ function deviceId() {
   return id;
 }
 
-/** What came from other devices: {devices: {id: tally}, daily: [dates], deals: {deal: {fewest}}} */
+/** What came from other devices: {devices: {id: tally}, daily: [dates], deals: {deal: {fewest, par}}} */
 function readImported() {
   const value = local.readJson(IMPORTED_KEY, null);
   const empty = { devices: dict(), daily: [], deals: dict() };
@@ -193,8 +222,11 @@ function readImported() {
   const daily = Array.isArray(value.daily) ? value.daily.filter(isDate) : [];
   const deals = dict();
   for (const [deal, entry] of Object.entries(isObject(value.deals) ? value.deals : {})) {
-    const sound = isObject(entry) && isCount(entry.fewest) && entry.fewest > 0;
-    if (isDealKey(deal) && sound) deals[deal] = { fewest: entry.fewest, ...timeOf(entry.seconds) };
+    try {
+      if (isDealKey(deal)) deals[deal] = dealEntry(entry, deal);
+    } catch {
+      // an unsound entry costs only itself
+    }
   }
   return { devices, daily, deals };
 }
@@ -273,16 +305,19 @@ export function createArchive(stats, controls = (selector) => document.querySele
   function log(game, { assisted = false, daily = null, seconds = null } = {}) {
     if (!game.move_count || game.deal === null) return;
     const moves = game.moves.join(",");
+    const counted = game.player_moves;
     const games = [...loadGames()];
     const index = games.findLastIndex((entry) => entry.deal === game.deal);
     const entry = games[index];
     const result = game.won ? (assisted ? "solved" : "won") : "playing";
     if (entry && related(entry.moves, moves)) {
       if (entry.result !== "playing" || (entry.moves === moves && entry.result === result)) return;
-      games[index] = { ...entry, moves, result, ...timeOf(seconds) };
+      games[index] = { ...entry, moves, result, player_moves: counted, ...timeOf(seconds) };
     } else {
       const date = new Date().toISOString();
-      games.push({ id: newId(), deal: game.deal, date, result, moves, daily, ...timeOf(seconds) });
+      const time = timeOf(seconds);
+      const counts = { player_moves: counted, ...time };
+      games.push({ id: newId(), deal: game.deal, date, result, moves, daily, ...counts });
     }
     saveGames(games);
   }
@@ -296,24 +331,28 @@ export function createArchive(stats, controls = (selector) => document.querySele
     const best = Math.max(own.best, ...others.map((counts) => counts.best));
     const dates = [...stats.dailyDates(), ...daily];
     const streak = daily.length ? dailyStreak(dates, today) : own.dailyStreak;
-    return { ...own, played, won, best, rate: played ? won / played : null, dailyStreak: streak };
+    const atPar = wonAtPar(wonDeals());
+    const rate = played ? won / played : null;
+    return { ...own, played, won, best, rate, dailyStreak: streak, atPar };
+  }
+
+  /** Every deal won, here or on the devices whose files came in: {deal: {fewest, par}}. */
+  function wonDeals() {
+    const deals = Object.assign(dict(), loadImported().deals);
+    for (const [key, entry] of Object.entries(stats.wonDeals())) deals[key] = lower(deals[key], entry);
+    return deals;
   }
 
   /** The file's content now (see docs/archive.md). */
   function contents() {
     const own = stats.figures();
     const imported = loadImported();
-    const deals = Object.assign(dict(), imported.deals);
-    const best = (key, fewest, seconds) => {
-      const time = bestTime(deals[key]?.seconds, seconds);
-      deals[key] = { fewest: Math.min(deals[key]?.fewest ?? Infinity, fewest), ...time };
-    };
-    for (const [key, { fewest, seconds }] of Object.entries(stats.wonDeals())) {
-      best(key, fewest, seconds);
-    }
+    const deals = wonDeals();
     for (const entry of loadGames()) {
-      if (entry.result !== "won") continue;
-      best(String(entry.deal), entry.moves.split(",").length, entry.seconds);
+      // A game logged before 2026-11-29 has no player's count: the statistics hold its win.
+      if (entry.result !== "won" || entry.player_moves === undefined) continue;
+      const key = String(entry.deal);
+      deals[key] = lower(deals[key], { fewest: entry.player_moves, ...timeOf(entry.seconds) });
     }
     const settings = {};
     for (const { key, values } of Object.values(SETTINGS)) {
@@ -329,6 +368,7 @@ export function createArchive(stats, controls = (selector) => document.querySele
       imported: imported.devices,
       daily: [...new Set([...stats.dailyDates(), ...imported.daily])].sort(),
       deals,
+      par: allPars(),
       settings,
       games: loadGames().map(({ imported: _, ...entry }) => entry),
     };
@@ -367,10 +407,8 @@ export function createArchive(stats, controls = (selector) => document.querySele
     for (const [id, counts] of Object.entries(archive.imported)) take(id, counts);
     const daily = [...new Set([...imported.daily, ...archive.daily])].sort().slice(-MOST.daily);
     const deals = Object.assign(dict(), imported.deals);
-    for (const [deal, { fewest, seconds }] of Object.entries(archive.deals)) {
-      const time = bestTime(deals[deal]?.seconds, seconds);
-      deals[deal] = { fewest: Math.min(deals[deal]?.fewest ?? Infinity, fewest), ...time };
-    }
+    for (const [deal, entry] of Object.entries(archive.deals)) deals[deal] = lower(deals[deal], entry);
+    rememberPars(archive.pars);
     const games = loadGames();
     const known = new Set(games.map((entry) => entry.id));
     const added = archive.games
@@ -423,13 +461,12 @@ export function createArchive(stats, controls = (selector) => document.querySele
   return {
     ...stats,
     figures,
-    /** What this deal's record says ({won, fewest, seconds?}), other devices' wins included. */
+    /** What this deal's record says ({won, fewest, seconds?, par?}), other devices' wins included. */
     deal(number) {
       const own = stats.deal(number);
       const other = loadImported().deals[String(number)];
       if (!other) return own;
-      const fewest = Math.min(own?.fewest ?? Infinity, other.fewest);
-      return { won: true, fewest, ...bestTime(own?.seconds, other.seconds) };
+      return { won: true, ...lower(own, other) };
     },
     opened(game) {
       stats.opened(game);
@@ -442,6 +479,7 @@ export function createArchive(stats, controls = (selector) => document.querySele
     /** Forget everything: the statistics, the other devices' counts and the games. */
     reset() {
       stats.reset();
+      forgetPars();
       saveImported({ devices: dict(), daily: [], deals: dict() });
       saveGames([]);
     },
@@ -462,7 +500,7 @@ export function renderGames(list, games, state) {
     const link = document.createElement("a");
     link.href = gameLink(state, entry.deal, entry.moves);
     link.textContent = t("games.deal", { number: String(entry.deal) });
-    const count = entry.moves ? entry.moves.split(",").length : 0;
+    const count = entry.player_moves ?? (entry.moves ? entry.moves.split(",").length : 0);
     const details = [
       new Date(entry.date).toLocaleDateString(document.documentElement.lang || "en"),
       RESULT_WORDS[entry.result](),

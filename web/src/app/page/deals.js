@@ -31,14 +31,26 @@ export function storedGrade() {
 /**
  * Opening deals on a state: {open, step, fromUrl, random, daily, setGrade}, each to be called
  * from the queue (`enqueue`) as the player's action. `record(game, {opened})` records a game
- * opened, `settle(number, game)` starts the deal's settling; `bridge` asks Python (its opening
+ * opened, `settle(number, game)` starts the deal's settling, `par.opened(number)` shows the
+ * par remembered for it (par.js); `bridge` asks Python (its opening
  * request too: openings.js), `call(op, args)` too. An `entry` is how a deal opened writes the
  * URL: "push" (a new entry of the browser's history) or "replace" (the entry shown: Back and
  * Forward's too, which then names the game already, unless an action that ended meanwhile
  * wrote its own, or a link's moves were cut short). `fromUrl(entry, address)` opens what
  * `address` (a query, the URL's by default) names.
  */
-export function createDeals({ state, bridge, call, view, messages, stats, enqueue, record, settle }) {
+export function createDeals({
+  state,
+  bridge,
+  call,
+  view,
+  messages,
+  stats,
+  enqueue,
+  record,
+  settle,
+  par,
+}) {
   // Counts the deals asked for: a search for a deal (daily, random_deal) still counts only
   // while no other deal was asked for since it began.
   let finding = 0;
@@ -142,6 +154,7 @@ export function createDeals({ state, bridge, call, view, messages, stats, enqueu
     state.daily = daily;
     state.neighbours = { previous: reply.previous, next: reply.next };
     record(reply.game, { opened: true });
+    par.opened(reply.number);
     settle(reply.number, state.game);
     stats.opened(state.game);
     const notice = { code: reply.notice_code, params: reply.notice_params };

@@ -44,6 +44,7 @@ export function createDialogs(dom, stats, state) {
       streak: formatNumber(figures.streak),
       "best-streak": formatNumber(figures.best),
       "daily-streak": formatNumber(figures.dailyStreak),
+      "at-par": formatNumber(figures.atPar),
     };
     for (const element of dom.stats.querySelectorAll("[data-stat]")) {
       element.textContent = shown[element.dataset.stat];

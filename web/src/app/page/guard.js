@@ -31,13 +31,14 @@ export function createGuard({ state, view, messages, call }) {
    * Ask Python whether the game on the table can still be won, and show the answer. The move
    * that lost is said once, when it is made (or the game is opened or the guard turned on),
    * not again when the change `replayed` the history (Undo, Redo, the slider) back to it; a
-   * deal that cannot be won is said whenever the guard finds it.
+   * deal that cannot be won is said whenever the guard finds it. Resolves once the guard
+   * has answered (at once with the guard off).
    */
   function changed({ replayed = false } = {}) {
-    if (!state.liveCheck || !state.game) return;
+    if (!state.liveCheck || !state.game) return Promise.resolve();
     const asked = state.game;
     state.checking = state.solvable === null;
-    call("check").then((reply) => {
+    return call("check").then((reply) => {
       if (state.game !== asked) return; // a later change has its own check
       state.checking = false;
       if (reply.ok) {

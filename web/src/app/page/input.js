@@ -177,6 +177,10 @@ export function bindInput(dom, state, actions, dialogs, drag) {
     actions.setLiveCheck(dom.liveCheck.checked);
   }
 
+  function onShowPar() {
+    actions.setShowPar(dom.showPar.checked);
+  }
+
   function onGrade() {
     actions.setGrade(dom.randomGrade.value ? Number(dom.randomGrade.value) : null);
   }
@@ -191,6 +195,7 @@ export function bindInput(dom, state, actions, dialogs, drag) {
     [dom.tapToMove, "change", onTapToMove],
     [dom.history, "input", onHistory],
     [dom.liveCheck, "change", onLiveCheck],
+    [dom.showPar, "change", onShowPar],
     [dom.randomGrade, "change", onGrade],
   ];
   for (const [target, type, listener] of bindings) target.addEventListener(type, listener);

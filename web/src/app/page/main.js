@@ -15,6 +15,7 @@ import { bindLook } from "./look.js";
 import { createMessages } from "./messages.js";
 import { storedGrade } from "./deals.js";
 import { storedAuto } from "./moves.js";
+import { storedShowPar } from "./par.js";
 import { createPlay } from "./play.js";
 import { storedTapToMove } from "./selection.js";
 import rules from "./rules.js";
@@ -59,6 +60,9 @@ const dom = {
   movesCount: $("#moves-count"),
   timer: $("#timer"),
   showTimer: $("#show-timer"),
+  par: $("#par"),
+  parValue: $("#par-value"),
+  showPar: $("#show-par"),
   history: $("#history"),
   win: $("#win"),
   winText: $("#win-text"),
@@ -149,7 +153,7 @@ const windows = {
 const language = createLanguage({ state, dom, view, messages, dialogs: windows });
 const drag = bindDrag(board, state, play);
 const actions = { ...play, retry: startPython, find: find.show, findDeal: find.find };
-bindShare({ button: $("[data-action=share]"), board: dom.board, state, copyLink: play.copyLink });
+bindShare({ button: $("[data-action=share]"), state, copyLink: play.copyLink });
 bindInput(dom, state, actions, dialogs, drag);
 
 // Back and Forward: the address is read as the event finds it, since an action still under way
@@ -168,6 +172,8 @@ async function start() {
   dom.tapToMove.checked = state.tapToMove;
   state.liveCheck = storedLiveCheck();
   dom.liveCheck.checked = state.liveCheck;
+  state.showPar = storedShowPar();
+  dom.showPar.checked = state.showPar;
   // Random's grades, from the facts shared with Python (the view names them in the language).
   for (const grade of rules.grades) dom.randomGrade.add(new Option(String(grade), String(grade)));
   state.grade = storedGrade();

@@ -21,9 +21,10 @@ export function storedAuto() {
 
 /**
  * The moves on a state: {record, act, move, playCard, setAuto}; `call(op, args)` asks Python,
- * `guard` checks each change (guard.js), `stats` counts the games, `enqueue` queues an action.
+ * `guard` checks each change (guard.js), `stats` counts the games, `par` measures a win
+ * (par.js), `enqueue` queues an action.
  */
-export function createMoves({ state, call, view, messages, stats, guard, enqueue }) {
+export function createMoves({ state, call, view, messages, stats, guard, par, enqueue }) {
   const said = (made) => saidMove(made, state.faces);
 
   /**
@@ -68,7 +69,8 @@ export function createMoves({ state, call, view, messages, stats, guard, enqueue
     }
     messages.say("");
     if (url) writeUrl(state);
-    stats.moved(state.game, { assisted, daily: state.daily });
+    const dealPar = par.moved(state.game, { assisted });
+    stats.moved(state.game, { assisted, daily: state.daily, par: dealPar });
     const saying = reply.made?.map(said) ?? (announce ? [announce()] : []);
     if (saying.length) messages.announce(saying.join("; "));
     view.render(state, reply.steps, { glide: true });

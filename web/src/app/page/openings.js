@@ -95,6 +95,7 @@ function claimsTheMoves(game, reply, asked) {
   const { moves, auto, redo } = game;
   if (!isMoves(moves) || auto.length !== moves.length || !isMoves(redo)) return false;
   if (game.redo_auto.length !== redo.length || game.move_count !== moves.length) return false;
+  if (game.player_moves > moves.length || game.player_moves < 0) return false;
   if (game.can_undo !== moves.length > 0 || game.can_redo !== redo.length > 0) return false;
   const tokens = String(asked ?? "")
     .split(",")

@@ -9,6 +9,7 @@ import { createClipboard } from "./clipboard.js";
 import { createDeals } from "./deals.js";
 import { createGuard } from "./guard.js";
 import { createMoves } from "./moves.js";
+import { createPar } from "./par.js";
 import { createQueue } from "./queue.js";
 import { createSelection } from "./selection.js";
 import { createSettle } from "./settle.js";
@@ -21,7 +22,8 @@ export function createPlay({ state, bridge, view, messages, stats }) {
   const { enqueue, player } = createQueue(() => solving.stop());
   const call = (op, args = {}) => bridge.request({ op, args });
   const guard = createGuard({ state, view, messages, call });
-  const moves = createMoves({ state, call, view, messages, stats, guard, enqueue });
+  const par = createPar({ state, view, call, stats });
+  const moves = createMoves({ state, call, view, messages, stats, guard, par, enqueue });
   const { act, record } = moves;
   const solving = createSolve({
     state,
@@ -31,8 +33,19 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     enqueue,
     playMove: (move) => act("play_move", { move, auto: state.auto }, { assisted: true }),
   });
-  const settle = createSettle({ state, view, call, guard });
-  const deals = createDeals({ state, bridge, call, view, messages, stats, enqueue, record, settle });
+  const settle = createSettle({ state, view, call, guard, par });
+  const deals = createDeals({
+    state,
+    bridge,
+    call,
+    view,
+    messages,
+    stats,
+    enqueue,
+    record,
+    settle,
+    par,
+  });
   const selection = createSelection({ state, call, view, messages, enqueue, act });
   const undo = createUndo({ state, enqueue, act });
   const clipboard = createClipboard({ state, messages, call });
@@ -66,5 +79,7 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     copyText: () => enqueue(clipboard.copyText),
     /** Turn the live guard on or off (remembered). */
     setLiveCheck: (on) => guard.set(on),
+    /** Show the deal's par or not (remembered). */
+    setShowPar: (on) => par.set(on),
   };
 }

@@ -1,8 +1,9 @@
 // The settings of the "⋯" menu, declared once: each one's localStorage key, its control, the
 // values it may be stored as and the value it has while none is stored. Each module reads and
 // writes its own through this list (look.js the deck and the hand, moves.js auto-play,
-// selection.js tap-to-move, guard.js the live check, timer.js the clock, deals.js Random's
-// grade, language.js the language), and an export file carries them all (archive.js).
+// selection.js tap-to-move, guard.js the live check, timer.js the clock, par.js par shown,
+// deals.js Random's grade, language.js the language), and an export file carries them all
+// (archive.js).
 import { LANGUAGES } from "./i18n.js";
 import rules from "./rules.js";
 import { local } from "./storage.js";
@@ -52,6 +53,13 @@ export const SETTINGS = {
   showTimer: {
     key: "freecell.show-timer",
     control: "#show-timer",
+    values: ON_OFF,
+    initial: () => "on",
+  },
+  // The deal's par beside the move count (par.js).
+  showPar: {
+    key: "freecell.show-par",
+    control: "#show-par",
     values: ON_OFF,
     initial: () => "on",
   },

@@ -1,5 +1,6 @@
 // A deal just opened settles before the worker searches it: once it has stayed on the table
-// SETTLE_MS, the guard checks it, Python grades it and looks up its fewest free cells. A held N
+// SETTLE_MS, the guard checks it, Python grades it and looks up its fewest free cells; once
+// the guard has answered, Python searches its par (par.js) in the slices no other search wants. A held N
 // leafs through deals without a search in the worker for each deal it passes, so each change
 // is answered at once. A move meanwhile is checked at once, as always.
 import rules from "./rules.js";
@@ -9,9 +10,10 @@ const MIN_CELLS = new Set(rules.min_cells); // what a deal's fewest free cells c
 
 /**
  * The settling of the deals opened on a state: settle(number, game) for deal `number`, opened
- * as `game`. `call(op)` asks Python; `guard` checks the game (guard.js).
+ * as `game`. `call(op)` asks Python; `guard` checks the game (guard.js), `par` searches the
+ * deal's par (par.js).
  */
-export function createSettle({ state, view, call, guard }) {
+export function createSettle({ state, view, call, guard, par }) {
   let settling = 0;
 
   /**
@@ -56,9 +58,10 @@ export function createSettle({ state, view, call, guard }) {
     state.pending = { grade: true, minCells: true };
     settling = setTimeout(() => {
       if (state.deal !== number) return;
-      if (state.game === game) guard.changed();
+      const checked = state.game === game ? guard.changed() : Promise.resolve();
       grade(number);
       minCells(number);
+      checked.then(() => par.settled(number));
     }, SETTLE_MS);
   };
 }

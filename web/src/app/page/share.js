@@ -4,20 +4,19 @@
 // browser cannot share, the button stays hidden and Copy link is the way, as it always was;
 // where sharing fails (not a cancel), the link is copied instead.
 import { t } from "./i18n.js";
+import { isPar } from "./par.js";
 
 /**
  * What to share of the deal on the table: {title, text, url}. The link names the deal alone
- * (the receiver plays it from the start, in their own language); the par is `#board`'s
- * data-par where it holds one (the par's module writes it), else the line has none.
+ * (the receiver plays it from the start, in their own language); the line names the deal's
+ * par where the page knows one (state.par, par.js's), else none.
  */
-export function shareData(state, board, href = location.href) {
+export function shareData(state, href = location.href) {
   const deal = String(state.deal);
   const url = new URL(`?deal=${encodeURIComponent(deal)}`, href).href;
-  const par = Number(board.dataset.par ?? Number.NaN);
+  const { par } = state;
   const text =
-    Number.isSafeInteger(par) && par > 0
-      ? t("share.text-par", { deal, par })
-      : t("share.text", { deal });
+    isPar(par) && par > 0 ? t("share.text-par", { deal, par }) : t("share.text", { deal });
   return { title: text, text, url };
 }
 
@@ -26,14 +25,14 @@ export function shareData(state, board, href = location.href) {
  * pressed: straight from the click, which the browser needs to open its sheet (so not from
  * the play queue); `copyLink()` where sharing fails.
  */
-export function bindShare({ button, board, state, copyLink }) {
+export function bindShare({ button, state, copyLink }) {
   const canShare = typeof navigator.share === "function";
   button.hidden = !canShare;
   if (!canShare) return;
   button.addEventListener("click", async () => {
     if (state.deal === null) return;
     try {
-      await navigator.share(shareData(state, board));
+      await navigator.share(shareData(state));
     } catch (error) {
       if (error?.name !== "AbortError") copyLink(); // a cancelled sheet says nothing
     }

@@ -26,6 +26,13 @@ export function createState() {
     liveCheck: true, // the guard: whether the game is checked after every change
     solving: false, // whether Solve is playing the rest of the game
     searching: false, // whether Solve waits for Python's short search (#searching shows it)
+    // the deal's par (par.js): the player moves of its shortest known solution, null while
+    // none is known (a deal that cannot be won has none); parPending while Python searches it
+    par: null,
+    parPending: false,
+    showPar: true, // whether the bar shows par (input#show-par)
+    // the par a win of the player's was measured against: {game, par, moves}, else null
+    winPar: null,
     difficulty: null, // the deal's grade, 1 to 5, once Python has graded it (null if unsolved)
     // the fewest free cells the deal can be won with: 0-4, "impossible" or "unknown" from the
     // site's table (freecell._min_cells), null for a deal it does not hold or until it is read

@@ -1,7 +1,12 @@
 // Statistics, as every desktop FreeCell keeps them: games played and won, the current and best
-// winning streaks, and per deal whether it was won, in how few moves and its best time. One
-// versioned record in localStorage, shared by the site's tabs; a bad value in it costs only
-// that value, never the rest.
+// winning streaks, and per deal whether it was won, in how few moves, its best time and its par,
+// and how many deals were won at or under par. One versioned record in localStorage, shared by
+// the site's tabs; a bad value in it costs only that value, never the rest.
+//
+// Moves are counted as a player counts them (the game's player_moves: moves home are free, a
+// run moved as one is one), since version 2 of the record. A version-1 record's fewest moves
+// counted every move, those home too: they are read as they are (never fewer than the player's
+// count of the same game), and a win in fewer moves replaces them.
 //
 // A game counts as played once its first move is made, and as won once. A game belongs to the
 // tab that plays it (its game in progress and the games it left are the tab's own, in
@@ -22,7 +27,7 @@ import { local, session } from "./storage.js";
 
 const KEY = "freecell.stats";
 const TAB_KEY = "freecell.stats.tab"; // this tab's game in progress and the games it left
-const VERSION = 1;
+const VERSION = 2;
 const LEFT = 50; // games left unfinished that Back may bring back, remembered
 const DAILY_KEPT = 400; // the latest dates whose daily deal was won, remembered
 const GAMES_KEPT = 200; // the latest games' ids, by which an event is counted once
@@ -64,6 +69,7 @@ function read() {
       const fewest = count(entry.fewest);
       deals[deal] = { won: entry.won === true && fewest > 0, fewest };
       if (count(entry.seconds) > 0) deals[deal].seconds = entry.seconds; // the best time
+      if (Number.isSafeInteger(entry.par) && entry.par >= 0) deals[deal].par = entry.par;
     }
   }
   const daily = Array.isArray(record.daily)
@@ -101,6 +107,7 @@ function write(stats) {
  * won. A game already started or won is not counted again.
  */
 function apply(s, event) {
+  if (event.type === "par") return lowerPar(s.deals[String(event.deal)], event.par);
   let entry = s.games.find((known) => known.id === event.id);
   if (event.type === "leave") {
     if (entry?.won || s.streak === 0) return false;
@@ -120,9 +127,11 @@ function apply(s, event) {
   s.streak += 1;
   s.best = Math.max(s.best, s.streak);
   const key = String(event.deal);
-  const before = s.deals[key]?.fewest || Infinity;
-  const seconds = bestTime(s.deals[key]?.seconds, event.seconds);
-  s.deals[key] = { won: true, fewest: Math.min(before, event.moves), ...seconds };
+  const before = s.deals[key];
+  const seconds = bestTime(before?.seconds, event.seconds);
+  s.deals[key] = { won: true, fewest: Math.min(before?.fewest || Infinity, event.moves), ...seconds };
+  if (before?.par !== undefined) s.deals[key].par = before.par;
+  lowerPar(s.deals[key], event.par);
   if (event.daily && !s.daily.includes(event.daily)) {
     s.daily = [...s.daily, event.daily].sort().slice(-DAILY_KEPT);
   }
@@ -133,6 +142,21 @@ function apply(s, event) {
 export function bestTime(one, other) {
   const times = [one, other].filter((value) => count(value) > 0);
   return times.length ? { seconds: Math.min(...times) } : {};
+}
+
+/** Lower a won deal's par to `par` (a number, or null: none known); whether it changed. */
+function lowerPar(entry, par) {
+  if (!entry?.won || !Number.isSafeInteger(par) || par < 0) return false;
+  if (entry.par !== undefined && entry.par <= par) return false;
+  entry.par = par;
+  return true;
+}
+
+/** How many deals of `deals` ({key: {won, fewest, par}}) were won at or under their par. */
+export function wonAtPar(deals) {
+  return Object.values(deals).filter(
+    (entry) => entry.won !== false && entry.par !== undefined && entry.fewest <= entry.par,
+  ).length;
 }
 
 /** Run `task` alone among the site's tabs (a Web Lock), or at once where there are none. */
@@ -227,13 +251,15 @@ export function createStats() {
 
   return {
     /**
-     * The figures: {played, won, rate, streak, best, dailyStreak}, rate a fraction or null;
-     * the daily streak as of `today` (a UTC date, by default the page clock's).
+     * The figures: {played, won, rate, streak, best, dailyStreak, atPar}, rate a fraction or
+     * null; the daily streak as of `today` (a UTC date, by default the page clock's); atPar
+     * the deals won at or under par.
      */
     figures(today = utcDate()) {
-      const { played, won, streak, best, daily } = record();
+      const { played, won, streak, best, daily, deals } = record();
       const rate = played ? won / played : null;
-      return { played, won, streak, best, rate, dailyStreak: dailyStreak(daily, today) };
+      const atPar = wonAtPar(deals);
+      return { played, won, streak, best, rate, dailyStreak: dailyStreak(daily, today), atPar };
     },
 
     /** The dates whose daily deal was won on its day (archive.js exports them). */
@@ -241,12 +267,12 @@ export function createStats() {
       return [...record().daily];
     },
 
-    /** Every deal won here: {deal: {won, fewest, seconds}}, `seconds` the best time if timed. */
+    /** Every deal won here: {deal: {won, fewest, seconds, par}}, the best time and par if known. */
     wonDeals() {
       return Object.fromEntries(Object.entries(record().deals).filter(([, entry]) => entry.won));
     },
 
-    /** What this deal's record says: {won, fewest, seconds?}, or null if it was never won. */
+    /** What this deal's record says: {won, fewest, seconds?, par?}, or null if never won. */
     deal(number) {
       const entry = record().deals[String(number)];
       return entry?.won ? entry : null;
@@ -274,9 +300,10 @@ export function createStats() {
 
     /** The game changed: its first move makes it played; a win counts once, not an
      * `assisted` one (Solve played it), which still ends the game. A win of the daily deal
-     * of `daily` (a date) on that date (UTC) counts for the daily streak; a win's `seconds`
-     * (the clock's, timer.js) is the deal's best time if it beats the one kept. */
-    moved(played, { assisted = false, daily = null, seconds = null } = {}) {
+     * of `daily` (a date) on that date (UTC) counts for the daily streak. A win's moves are
+     * the player's count (player_moves); `par` is the deal's par after it, if known; its
+     * `seconds` (the clock's, timer.js) is the deal's best time if it beats the one kept. */
+    moved(played, { assisted = false, daily = null, seconds = null, par = null } = {}) {
       if (played.move_count === 0) return;
       const starting = !tab.current || tab.current.deal !== played.deal;
       const winning = played.won && (starting || !tab.current.won);
@@ -292,12 +319,17 @@ export function createStats() {
         // Won on its own day (UTC): an old daily deal, or a later one, is a deal like any other.
         const today = daily && daily === utcDate() ? daily : null;
         const { id } = tab.current;
-        const { deal, move_count: moves } = played;
+        const { deal, player_moves: moves } = played;
         const time = count(seconds) > 0 ? { seconds } : {}; // the clock's (timer.js)
-        events.push({ type: "win", id, deal, moves, assisted, daily: today, ...time });
+        events.push({ type: "win", id, deal, moves, assisted, daily: today, par, ...time });
       }
       keepTab();
       change(...events);
+    },
+
+    /** Deal `number`'s par became known after it was won here: the deal keeps it. */
+    parFound(number, par) {
+      change({ type: "par", deal: number, par });
     },
 
     /** Forget everything (a new epoch: no tab's earlier game comes back). */

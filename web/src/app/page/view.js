@@ -7,6 +7,25 @@ import { clockSeconds, clockShown, formatTime } from "./timer.js";
 
 const STEP_MS = 190; // between a move and each automatic move after it: one glide each
 
+/**
+ * The win message's sentences, in one place: the deal won, and the player's moves against
+ * the par the win was measured against (par.js), if any. A sentence more (the time, say) is
+ * one more entry.
+ */
+export function winSentences(state) {
+  const { game, winPar } = state;
+  const deal = String(game.deal);
+  if (!winPar || winPar.game !== game) {
+    return [t("win.text", { deal, count: game.player_moves })];
+  }
+  const { moves: count, par } = winPar;
+  const params = { count, par, by: Math.abs(count - par) };
+  let against = t("win.over-par", params);
+  if (count === par) against = t("win.at-par", params);
+  else if (count < par) against = t("win.under-par", params);
+  return [t("win.won", { deal }), against];
+}
+
 // The guard's verdicts (#guard[data-verdict]), said in the language.
 const VERDICTS = {
   checking: () => t("guard.checking"),
@@ -24,7 +43,7 @@ export function createView(dom, board) {
   let written = ""; // what the view last put in the deal field
 
   function renderCounts(game) {
-    dom.movesCount.textContent = formatNumber(game.move_count);
+    dom.movesCount.textContent = formatNumber(game.player_moves);
     dom.undo.disabled = !game.can_undo;
     dom.redo.disabled = !game.can_redo;
     dom.restart.disabled = !game.can_undo;
@@ -53,12 +72,12 @@ export function createView(dom, board) {
       return;
     }
     dom.root.dataset.won = "true";
-    const text = t("win.text", { deal: String(state.game.deal), count: state.game.move_count });
+    const sentences = winSentences(state);
     // The time, where the bar shows the clock (timer.js): not for a game Solve finished.
     const { clock } = state;
     const timed = state.showTimer && clockShown(clock, state.game) && clock.done;
-    const time = timed ? t("win.time", { time: formatTime(clockSeconds(clock)) }) : "";
-    dom.winText.textContent = time ? `${text} ${time}` : text;
+    if (timed) sentences.push(t("win.time", { time: formatTime(clockSeconds(clock)) }));
+    dom.winText.textContent = sentences.join(" ");
     if (!already) {
       dom.playNext.focus({ preventScroll: true });
       board.celebrate();
@@ -86,6 +105,20 @@ export function createView(dom, board) {
       dom.guard.title = label;
     }
     dom.lost.hidden = !state.lost?.move || state.game.won;
+  }
+
+  // The deal's par beside the move count (#par, #board[data-par]): "…" while Python searches
+  // it, nothing for a deal that has none, or with the menu's input#show-par off.
+  function renderPar(state) {
+    const { par } = state;
+    if (par === null) delete dom.board.dataset.par;
+    else dom.board.dataset.par = String(par);
+    const shown = state.showPar && (par !== null || state.parPending);
+    dom.par.hidden = !shown;
+    dom.par.classList.toggle("pending", par === null);
+    if (!shown) return;
+    dom.parValue.textContent = par === null ? "…" : formatNumber(par);
+    dom.par.title = par === null ? t("par.searching") : t("par.title");
   }
 
   // The daily deal's date (#board[data-daily]), beside the grade; Random's grades named.
@@ -156,6 +189,7 @@ export function createView(dom, board) {
     if (!state.game || !state.faces) return;
     board.render(state, state.game, { glide });
     renderCounts(state.game);
+    renderPar(state);
     renderHistory(state, state.game);
     renderSolving(state);
     renderDifficulty(state);
