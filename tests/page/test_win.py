@@ -299,8 +299,12 @@ class TestPhone:
         expect(page.locator(".celebration")).to_have_count(0)
 
 
+@pytest.mark.screenshots
 def test_screenshots(pages: PageFactory, site_url: str, request: pytest.FixtureRequest) -> None:
-    """The clock in the bar and the win's message with its time, mid-celebration (desktop)."""
+    """The clock in the bar and the win's message with its time, mid-celebration (desktop).
+
+    Only pictures (with --screenshots): what they show, the other tests check.
+    """
     page = pages()
     boot(page, link(site_url, 1, []))
     page.locator("[data-card='6C']").dblclick()
