@@ -697,6 +697,21 @@ class TestCompiledStdlib:
         assert set(inflated) == {"stdlib", "stdlib_later"}
 
 
+def plays_offline(context: BrowserContext, page: Page, scope: str, deal: int) -> None:
+    """Check that the service worker's scope is `scope` and that offline `deal` and Next work."""
+    registered = page.evaluate(
+        "() => navigator.serviceWorker.getRegistration().then((r) => r.scope)"
+    )
+    assert registered == scope
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
+    assert_board(page, deal)
+    page.locator("[data-action=next]").click()
+    assert_board(page, deal + 1)
+    assert page.evaluate("() => navigator.serviceWorker.controller !== null")
+
+
 class TestServiceWorker:
     def test_second_visit_works_offline(self, returning: BrowserContext, site_url: str) -> None:
         """After one visit the site works offline (at the root; under a subpath, see below).
@@ -707,17 +722,7 @@ class TestServiceWorker:
         boot(page, f"{site_url}?deal=617")
         assert_board(page, 617)
         offline_copy_ready(page)
-        scope = page.evaluate(
-            "() => navigator.serviceWorker.getRegistration().then((r) => r.scope)"
-        )
-        assert scope == site_url
-        returning.set_offline(True)
-        page.reload()
-        expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-        assert_board(page, 617)
-        page.locator("[data-action=next]").click()
-        assert_board(page, 618)
-        assert page.evaluate("() => navigator.serviceWorker.controller !== null")
+        plays_offline(returning, page, site_url, 617)
 
     def test_a_repeat_visit_takes_the_files_from_the_cache_itself(
         self, returning: BrowserContext, site_url: str
@@ -772,17 +777,7 @@ class TestServiceWorker:
             assert_board(page, 618)
             expect(page).to_have_title("FreeCell deal #618")
             assert page.url == f"{subpath_url}?deal=618"
-            scope = page.evaluate(
-                "() => navigator.serviceWorker.getRegistration().then((r) => r.scope)"
-            )
-            assert scope == subpath_url
-            context.set_offline(True)
-            page.reload()
-            expect(page.locator("html")).to_have_attribute("data-state", "ready", timeout=BOOT_MS)
-            assert_board(page, 618)
-            page.locator("[data-action=next]").click()
-            assert_board(page, 619)
-            assert page.evaluate("() => navigator.serviceWorker.controller !== null")
+            plays_offline(context, page, subpath_url, 618)
         assert requested
         assert [url for url in requested if not url.startswith(subpath_url)] == []
 
