@@ -16,12 +16,18 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import sys
 import time
 from typing import Any
 
-from bench.bench_solve_page import SEARCH_MS, children_ticks, cpu_since, cpython_times, spread
+from bench.bench_solve_page import (
+    SEARCH_MS,
+    children_ticks,
+    cpu_since,
+    cpython_times,
+    sample,
+    spread,
+)
 
 TARGET_SECONDS = 5.0
 """Issue 52: par known within 5 s of the board on a desktop, for 9 deals in 10."""
@@ -81,8 +87,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=10, help="deals of 1..1000 (default 10)")
     parser.add_argument("--throttle", type=float, default=4.0, help="the phone's CPU slowdown")
     args = parser.parse_args()
-    rng = random.Random(20261128)  # noqa: S311 - bench_solve_page's fixed sample, no secret
-    numbers = rng.sample(range(1, 1001), args.deals)
+    numbers = sample(args.deals)
     load = os.getloadavg()
     desktop, desktop_cpu = page_times(numbers, None)
     phone, phone_cpu = page_times(numbers, args.throttle)

@@ -30,6 +30,12 @@ SEARCH_MS = 120_000
 """The longest wait for a first move (the page's short search stops at 30 s of its own)."""
 
 
+def sample(deals: int) -> list[int]:
+    """Return the bench's fixed sample of `deals` deals of 1..1000 (bench_par_page's too)."""
+    rng = random.Random(20261128)  # noqa: S311 - a fixed sample of deals, no secret
+    return rng.sample(range(1, 1001), deals)
+
+
 def spread(times: list[float]) -> tuple[float, float, float]:
     """Return the median, the 90th percentile (nearest rank) and the maximum."""
     ordered = sorted(times)
@@ -123,8 +129,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--deals", type=int, default=10, help="deals of 1..1000 (default 10)")
     args = parser.parse_args()
-    rng = random.Random(20261128)  # noqa: S311 - a fixed sample of deals, no secret
-    numbers = rng.sample(range(1, 1001), args.deals)
+    numbers = sample(args.deals)
     load = os.getloadavg()
     page, page_cpu = page_times(numbers)
     cpython = cpython_times(numbers)
