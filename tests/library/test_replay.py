@@ -104,10 +104,32 @@ class TestFcSolveHexCounts:
 
 
 class TestOutput:
-    def test_no_moves_prints_the_deal(self) -> None:
-        """With no moves the starting position is printed, and it is not solved."""
-        status, out, err = replay("617", stdin="")
-        assert (status, out, err) == (0, str(Position.from_deal(deal(617))) + "\n", "")
+    def test_no_moves_prints_the_position(self) -> None:
+        """A position on stdin and no move as arguments: the position is printed, not solved."""
+        start = str(Position.from_deal(deal(617)))
+        assert replay("-", stdin=start) == (0, start + "\n", "")
+
+    @pytest.mark.parametrize(
+        "text",
+        ["", "\n\n", "This game is solveable.\n", "617: impossible\n", "-=-=-=-\n====\n",
+         "I could not solve this game.\nTotal number of states checked is 12.\n",
+         str(Position.from_deal(deal(617))) + "\n"],
+    )  # fmt: skip
+    def test_stdin_with_no_move_is_an_error(self, text: str) -> None:
+        """Standard input that gives no move ends with 1 and says so: it never passes for a win.
+
+        `freecell solve 5 | cut -d: -f2 | freecell replay 5` on an impossible deal, fc-solve's
+        output for a game it gave up on, or moves in a format not read played nothing, exit 0.
+        """
+        status, out, err = replay("617", stdin=text)
+        first, second, *position = err.splitlines()
+        assert (status, out) == (1, "")
+        assert first == (
+            "freecell replay: no move was read from standard input: it held only text, "
+            "positions and separators, which are skipped, or nothing"
+        )
+        assert second == "position before move 1 (deal 617, 0 moves played):"
+        assert parse_position("\n".join(position)) == Position.from_deal(deal(617))
 
     def test_automatic_moves_are_off(self) -> None:
         """An ace uncovered by a move stays in its cascade."""
@@ -257,7 +279,7 @@ class TestMoveWords:
             assert replay("1", stdin=text)[0:2] == (0, WON + "\n# solved\n"), options
 
     def test_an_unsolved_fc_solve_output_plays_nothing(self, fc_solve: str) -> None:
-        """fc-solve's output for a game it gave up on is all text: the deal comes back as is."""
+        """fc-solve's output for a game it gave up on is all text: no move, status 1."""
         text = subprocess.run(
             [fc_solve, "-mi", "10", "-m", "-snx", "-"],
             input=format_deal(deal(1)),
@@ -267,7 +289,9 @@ class TestMoveWords:
             timeout=60,
         ).stdout
         assert "I could not solve this game." in text
-        assert replay("1", stdin=text) == (0, str(Position.from_deal(deal(1))) + "\n", "")
+        status, out, err = replay("1", stdin=text)
+        assert (status, out) == (1, "")
+        assert err.startswith("freecell replay: no move was read from standard input")
 
 
 def said(position: Position, move: str) -> str:
@@ -404,7 +428,9 @@ class TestFuzz:
         assert (status, out.getvalue()) == (1, "")
         first, second, *position = err.getvalue().splitlines()
         assert first.startswith("freecell replay: ")
-        assert " on line " in first or first.startswith("freecell replay: line ")
+        assert " on line " in first or first.startswith(
+            ("freecell replay: line ", "freecell replay: no move was read")
+        )
         assert len(first) < 600
         assert second.startswith("position before move ")
         parse_position("\n".join(position))

@@ -12,7 +12,9 @@ position in memory, however many there are.
 instead (what ``freecell N``, ``freecell replay`` and the page's "Copy text" print; at most
 :data:`~freecell._fcs.MAX_POSITION_TEXT` characters). Exit status: 0 when every move was legal,
 1 at the first illegal or malformed move or damaged line (stderr names it, and its line on
-standard input, and shows the position it met), 2 for a bad command line;
+standard input, and shows the position it met) or when standard input gave no move at all (so
+fc-solve's output for a game it gave up on, or a format not read, never passes for a replay
+that held), 2 for a bad command line;
 :func:`freecell._cli.streams.run_command` adds the streams' own (1 when one fails, 2 for standard
 input that is not text).
 """
@@ -51,8 +53,9 @@ print); the moves then come from the arguments.
 """
 _EPILOG: Final = f"""\
 Exit status: 0 if every move was legal; 1 at the first illegal or malformed
-move or damaged line (one holding a control character such as NUL), or when
-standard input cannot be read or the output cannot be written; 2 for a bad
+move or damaged line (one holding a control character such as NUL), when
+standard input gave no move at all, or when standard input cannot be read or
+the output cannot be written; 2 for a bad
 command line, standard input that is not text (in the locale's encoding), a
 line of it longer than 1 MiB, or a position longer than {MAX_POSITION_TEXT:,} characters.
 """
@@ -82,6 +85,11 @@ _SENTENCE: Final = re.compile(
 _SENTENCE_START: Final = re.compile(r"\s*Move (?:a card|the |[0-9]+ cards?)\b", re.IGNORECASE)
 """How a move in words starts: a line that starts so is a move, read or reported, never text."""
 _STDIN: Final = "-"
+_NO_MOVE: Final = (
+    "no move was read from standard input: it held only text, positions and separators, "
+    "which are skipped, or nothing"
+)
+"""Standard input that gave no move (an unsolved game's output, another format, nothing)."""
 SOLVED_LINE: Final = "# solved"
 """The line after a won game's position: a comment in fc-solve's format, which reads past it."""
 
@@ -276,6 +284,8 @@ def replay_main(argv: list[str], stdin: TextIO, stdout: TextIO, stderr: TextIO) 
     except DamagedLineError as error:
         problem = f"line {error.line} of standard input is damaged: {error.detail}"
         return _failed(stderr, problem, index + 1, what, position)
+    if on_stdin and index == 0:  # nothing to check: not a replay that held, whatever it was
+        return _failed(stderr, _NO_MOVE, 1, what, position)
     stdout.write(f"{position}\n")
     if position.is_won():
         stdout.write(f"{SOLVED_LINE}\n")
