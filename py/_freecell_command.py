@@ -16,7 +16,9 @@ Python's). What comes before it is Python's own start (tens of ms; up to 0.2 s a
 on 2 cores, measured with ``python -X importtime``: every SIGTERM that ended a command by the
 signal came before ``site`` was imported), which no program written in Python can reach.
 
-``python -m freecell`` runs :func:`main` too, once Python has imported the package for it.
+``python -m freecell`` runs :func:`main` too, once Python has imported the package for it; the
+package's first lines call :func:`take_signals` then (Python names the command ``-m`` while it
+imports the package: ``sys.argv[0]``), so it is as quiet from there as the installed command.
 """
 
 import _signal  # type: ignore[import-not-found]  # loaded with the interpreter, and stubless
@@ -50,12 +52,23 @@ def _hold() -> None:
     _signal.pthread_sigmask(_signal.SIG_BLOCK, _STOPS)
 
 
+_first: dict[int, object] = {}
+"""Each signal's handler as the process started with it, once :func:`take_signals` took them."""
+
+
+def take_signals() -> dict[int, object]:
+    """Take the signals for the command, once; return their handlers as the process had them."""
+    if not _first:
+        _first.update((signum, _signal.getsignal(signum)) for signum in _STOPS)
+        _take(_first)
+        if hasattr(_signal, "pthread_sigmask"):  # not on Windows
+            atexit.register(_hold)
+    return _first
+
+
 def main() -> int:
     """Run the ``freecell`` command with ``sys.argv``; return its exit status."""
-    first: dict[int, object] = {signum: _signal.getsignal(signum) for signum in _STOPS}
-    _take(first)
-    if hasattr(_signal, "pthread_sigmask"):  # not on Windows
-        atexit.register(_hold)
+    first = take_signals()
     from freecell._cli import main as command  # noqa: PLC0415 - the package, signals taken
 
     # SIGINT raises KeyboardInterrupt again (the command unwinds on it); SIGTERM keeps ending

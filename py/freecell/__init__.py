@@ -5,6 +5,16 @@
 ['JD', '2D', '9H', 'JC', '5D', '7H', '7C', '5H']
 """
 
+import sys as _sys
+
+# `python -m freecell` (Python names the command -m while it imports the package to run it):
+# the command takes Ctrl-C and SIGTERM here, before the rest of the package, as the installed
+# `freecell` does before importing it (see _freecell_command). An import of the library, never.
+if getattr(_sys, "argv", [])[:1] == ["-m"]:  # an embedded Python may have no argv
+    import _freecell_command
+
+    _freecell_command.take_signals()
+
 from freecell._cards import (
     CARDS,
     CLUBS,

@@ -522,9 +522,10 @@ class TestSignals:
     ) -> None:
         """The signal, to the process group (Ctrl-C) or the process, ends it with 128 + signal.
 
-        The installed command, quiet from its start: `python -m freecell` imports the package
-        before any code of ours runs, and under a heavy load (24 on 2 cores) that outlasted the
-        second that replay is given before its signal (a traceback and -2, 1 run in 20).
+        The installed command, quiet from its start: `python -m freecell` has Python find the
+        package (runpy) before any code of ours runs, and under a heavy load (24 on 2 cores) that
+        outlasted the second that replay is given before its signal (a traceback and -2, 1 run
+        in 20, before the package took the signals at its first line).
         """
         with subprocess.Popen(
             [str(console_script()), *SIGNALLED[command]],
@@ -581,18 +582,21 @@ class TestSignals:
             (["solve", "1..3000", "--jobs", "2"], signal.SIGTERM, 143),
         ],
     )
+    @pytest.mark.parametrize("launcher", ["script", "-m"])
     def test_a_signal_while_the_package_imports(
-        self, command: list[str], signum: int, status: int
+        self, command: list[str], signum: int, status: int, launcher: str
     ) -> None:
-        """The installed `freecell`, signalled while Python imports the package: 128 + signal.
+        """`freecell` or `python -m freecell`, signalled while the package imports: 128 + signal.
 
         Importing the package takes 0.1 to 0.3 s; a signal then gave a KeyboardInterrupt
-        traceback and status -2, or status -15 for SIGTERM. `python -X importtime` writes a
-        line on stderr as each module is in: the signal goes at the package's first module,
-        with the rest of it and the command's modules still to come.
+        traceback and status -2, or status -15 for SIGTERM (`python -m freecell` until the
+        package took the signals from its first line). `python -X importtime` writes a line on
+        stderr as each module is in: the signal goes at the package's first module, with the
+        rest of it and the command's modules still to come.
         """
+        start = [str(console_script())] if launcher == "script" else ["-m", "freecell"]
         with subprocess.Popen(
-            [sys.executable, "-X", "importtime", str(console_script()), *command],
+            [sys.executable, "-X", "importtime", *start, *command],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             start_new_session=True,

@@ -9,7 +9,8 @@ stderr) -> int`` in a module of its own: the deals (:mod:`freecell._cli.dealer`)
 :mod:`freecell._cli.options`. A subcommand's module is imported only when it runs, inside
 :func:`~freecell._cli.streams.run_command` (a signal then ends the command as at any instant).
 The installed ``freecell`` command starts in ``_freecell_command``, outside the package, which
-keeps Ctrl-C and SIGTERM quiet while the package itself is imported.
+keeps Ctrl-C and SIGTERM quiet while the package itself is imported (``python -m freecell``
+from the package's first line).
 """
 
 from __future__ import annotations
