@@ -55,9 +55,9 @@ _EPILOG: Final = f"""\
 Exit status: 0 if every move was legal; 1 at the first illegal or malformed
 move or damaged line (one holding a control character such as NUL), when
 standard input gave no move at all, or when standard input cannot be read or
-the output cannot be written; 2 for a bad
-command line, standard input that is not text (in the locale's encoding), a
-line of it longer than 1 MiB, or a position longer than {MAX_POSITION_TEXT:,} characters.
+the output cannot be written; 2 for a bad command line, standard input that is
+not text (in the locale's encoding), a line of it longer than 1 MiB, or a
+position longer than {MAX_POSITION_TEXT:,} characters.
 """
 
 
