@@ -1170,6 +1170,30 @@ class TestChunkCheck:
         status, out, err = run("-2..30", *BUDGET, "--out", str(done))
         assert (status, out, err) == (0, f"all 32 deals are already in {quoted(str(done))}\n", "")
 
+    def test_every_read_verifies_the_checksums(self, done: Path) -> None:
+        """dataset.read_table verifies the checksums, as merging and --retry-unknown read with it.
+
+        Without them, a bit flipped in a solution's bytes may read back as another solution.
+        """
+        path = done / FIRST
+        original, rows = path.read_bytes(), pq.read_table(path)
+        index = dataset.SCHEMA.names.index("solution")
+        column = pq.ParquetFile(path).metadata.row_group(0).column(index)
+        first = (
+            column.dictionary_page_offset if column.has_dictionary_page else column.data_page_offset
+        )
+        for at in range(first, first + column.total_compressed_size):
+            data = bytearray(original)
+            data[at] ^= 1
+            path.write_bytes(bytes(data))
+            with contextlib.suppress(OSError, pa.ArrowException):
+                if not pq.read_table(path).equals(rows):
+                    break
+        else:
+            pytest.fail("no flipped bit read back as other rows")
+        with pytest.raises(OSError, match="CRC checksum verification failed"):
+            dataset.read_table(path)
+
     def test_a_file_to_merge_is_read_whole(self, done: Path, cluster: str) -> None:
         """A file that new deals join is checked whole: a damaged solution column is caught."""
         path = done / "deals-0000000025..0000000032.parquet"
