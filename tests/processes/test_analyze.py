@@ -1047,7 +1047,11 @@ def flip(path: Path, column: int) -> None:
 
 
 def overwrite(path: Path, column: str, fill: bytes) -> None:
-    """Overwrite 64 bytes in the middle of one column's pages with ``fill``, repeated."""
+    """Overwrite 64 bytes in the middle of one column's pages with ``fill``, repeated.
+
+    The column's pages are where its metadata says: from its first page (the dictionary's, if
+    it has one) for ``total_compressed_size`` bytes.
+    """
     index = dataset.SCHEMA.names.index(column)
     chunk = pq.ParquetFile(path).metadata.row_group(0).column(index)
     start = chunk.dictionary_page_offset if chunk.has_dictionary_page else chunk.data_page_offset
@@ -1055,21 +1059,6 @@ def overwrite(path: Path, column: str, fill: bytes) -> None:
     data = bytearray(path.read_bytes())
     data[middle - 32 : middle + 32] = (fill * 64)[:64]
     path.write_bytes(bytes(data))
-
-
-def zeros_in_solutions(path: Path) -> None:
-    """Zeros over 64 bytes of the `solution` column's pages (which --summary does not show)."""
-    overwrite(path, "solution", b"\0")
-
-
-def noise_in_solutions(path: Path) -> None:
-    """Random bytes (always the same) over 64 bytes of the `solution` column's pages."""
-    overwrite(path, "solution", random.Random(53).randbytes(64))
-
-
-def letters_in_states(path: Path) -> None:
-    """``A``s over 64 bytes of the `states` column's pages."""
-    overwrite(path, "states", b"A")
 
 
 def truncate(path: Path) -> None:
@@ -1090,16 +1079,16 @@ def doubled(path: Path) -> None:
     pq.write_table(pa.concat_tables([rows, rows]), path)
 
 
+DAMAGED = "is damaged (a page's checksum does not match its data)"
 DAMAGES = {
-    flip_deal_bytes: "cannot be read",
-    zeros_in_solutions: "cannot be read",
-    noise_in_solutions: "cannot be read",
-    letters_in_states: "cannot be read",
+    flip_deal_bytes: "cannot be read",  # its page header, which no checksum covers
     truncate: "cannot be read",
     other_deals: "holds deals 9..16, not 1..8",
     doubled: "holds 16 rows for its 8 deals",
 }
 """What can happen to a chunk's file, and what the command says of it."""
+FILLS = {"zeros": b"\0", "noise": random.Random(53).randbytes(64), "letters": b"A"}
+"""What 64 bytes in the middle of a column's pages are overwritten with (always the same)."""
 
 
 class TestChunkCheck:
@@ -1144,13 +1133,74 @@ class TestChunkCheck:
         assert (done / "rejected" / FIRST).read_bytes() == damaged
         check_dataset(done, [-2, -1, *range(1, 31)])
 
+    @pytest.mark.parametrize("fill", FILLS)
+    @pytest.mark.parametrize("column", ["solution", "states"])
+    def test_a_chunk_counts_only_if_all_of_it_reads(
+        self, tmp_path: Path, done: Path, column: str, fill: str, cluster: str
+    ) -> None:
+        """64 bytes overwritten in the middle of one column's pages (issue 53, item 1).
+
+        --summary and --min-cells leave the chunk out, a resume moves it aside and solves its
+        8 deals again (and only those), each saying why in the same words; the folder is then
+        the undamaged run's, and the next run finds every deal in.
+        """
+        undamaged, summary = rows(done).drop_columns(["seconds"]), run("--summary", str(done))
+        without = tmp_path / "without"
+        shutil.copytree(done, without)
+        (without / FIRST).unlink()
+        others = {name: stamp for name, stamp in files_of(done).items() if name != FIRST}
+        overwrite(done / FIRST, column, FILLS[fill])
+        damaged = (done / FIRST).read_bytes()
+
+        status, out, err = run("--summary", str(done))
+        assert (status, out) == (0, run("--summary", str(without))[1])
+        assert one_line(err) == f"freecell analyze: not counted: {FIRST} {DAMAGED}\n"
+        reason = f"{FIRST} {DAMAGED}"
+        status, out, err = run("1..30", "--min-cells", str(done))
+        assert (status, out) == (0, run("1..30", "--min-cells", str(without))[1])
+        assert err == f"freecell analyze: not counted: {reason}\n"
+
+        status, out, err = run("-2..30", *BUDGET, "--out", str(done), "--scheduler", cluster)
+        assert (status, err) == (0, f"freecell analyze: {reason}: moved into rejected/\n")
+        assert out.startswith(f"8 deals analysed into {quoted(str(done))} ")
+        assert (done / "rejected" / FIRST).read_bytes() == damaged
+        assert {name: files_of(done)[name] for name in others} == others
+        assert rows(done).drop_columns(["seconds"]).equals(undamaged)
+        assert run("--summary", str(done)) == summary
+        status, out, err = run("-2..30", *BUDGET, "--out", str(done))
+        assert (status, out, err) == (0, f"all 32 deals are already in {quoted(str(done))}\n", "")
+
+    def test_every_read_verifies_the_checksums(self, done: Path) -> None:
+        """dataset.read_table verifies the checksums, as merging and --retry-unknown read with it.
+
+        Without them, a bit flipped in a solution's bytes may read back as another solution.
+        """
+        path = done / FIRST
+        original, rows = path.read_bytes(), pq.read_table(path)
+        index = dataset.SCHEMA.names.index("solution")
+        column = pq.ParquetFile(path).metadata.row_group(0).column(index)
+        first = (
+            column.dictionary_page_offset if column.has_dictionary_page else column.data_page_offset
+        )
+        for at in range(first, first + column.total_compressed_size):
+            data = bytearray(original)
+            data[at] ^= 1
+            path.write_bytes(bytes(data))
+            with contextlib.suppress(OSError, pa.ArrowException):
+                if not pq.read_table(path).equals(rows):
+                    break
+        else:
+            pytest.fail("no flipped bit read back as other rows")
+        with pytest.raises(OSError, match="CRC checksum verification failed"):
+            dataset.read_table(path)
+
     def test_a_file_to_merge_is_read_whole(self, done: Path, cluster: str) -> None:
         """A file that new deals join is checked whole: a damaged solution column is caught."""
         path = done / "deals-0000000025..0000000032.parquet"
         flip(path, task.COLUMNS.index("solution"))
         status, out, err = run("25..32", *BUDGET, "--out", str(done), "--scheduler", cluster)
         assert status == 0
-        assert f"{path.name} cannot be read" in one_line(err)
+        assert f"{path.name} {DAMAGED}" in one_line(err)
         assert out.startswith("8 deals analysed")
         check_dataset(done, [-2, -1, *range(1, 33)])
 

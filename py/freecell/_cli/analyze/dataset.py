@@ -173,6 +173,18 @@ def _arrow_reason(error: BaseException) -> str:
     return shorten(" ".join(str(error).split()) or type(error).__name__)
 
 
+def _unreadable(error: BaseException) -> str:
+    """Return why a file's pages cannot be read, after its name: damage, if a checksum says so.
+
+    Arrow says "could not verify page integrity, CRC checksum verification failed for
+    page_ordinal 0" (cut to "CRC che…" in a message); its other errors, for a file without
+    checksums, say where the damage broke its structure or its compression.
+    """
+    if "CRC checksum verification failed" in str(error):
+        return "is damaged (a page's checksum does not match its data)"
+    return f"cannot be read ({_arrow_reason(error)})"
+
+
 def _open(path: Path) -> Any:
     """Open a Parquet file (its footer read), page checksums to be checked; raise BadFileError."""
     try:
@@ -272,8 +284,7 @@ def check(path: Path, chunk: Interval, keep: list[str] | None = None) -> ChunkFi
     try:
         rows = parquet.read()
     except (OSError, pa.ArrowException) as error:
-        msg = f"cannot be read ({_arrow_reason(error)})"
-        raise BadFileError(msg) from None
+        raise BadFileError(_unreadable(error)) from None
     if not rows.schema.equals(SCHEMA):
         msg = "has not the columns of freecell analyze"
         raise BadFileError(msg)
@@ -342,8 +353,8 @@ def table(columns: Columns) -> Any:
 
 
 def read_table(path: Path, columns: list[str] | None = None) -> Any:
-    """Return the rows of a file (or some of its columns)."""
-    return pq.read_table(path, columns=columns, schema=SCHEMA)
+    """Return the rows of a file (or some of its columns), each page's checksum verified."""
+    return pq.read_table(path, columns=columns, schema=SCHEMA, page_checksum_verification=True)
 
 
 def read_all(files: dict[Interval, ChunkFile]) -> Any:
