@@ -111,7 +111,7 @@ export default {
     "other": "You won deal #{deal} in {count} moves!"
   },
   "link.many-deals": "The link names more than one deal: give one deal number, {min} to {max}, or -1 or -2.",
-  "link.many-moves": "The link names its moves more than once: give them in one “moves”, comma-separated, as the page's links do.",
+  "link.repeated": "The link gives “{name}” more than once: a link gives each of its parameters once, as the page's links do.",
   "deal.first": "{number} is the first deal: there is none before it.",
   "deal.last": "{number} is the last deal: there is none after it.",
   "pick.foundation": "Cards never leave the foundations.",

@@ -107,7 +107,7 @@ export default {
     "other": "¡Has ganado la partida n.º {deal} en {count} movimientos!"
   },
   "link.many-deals": "El enlace nombra más de una partida: indica un solo número, de {min} a {max}, o -1 o -2.",
-  "link.many-moves": "El enlace nombra sus movimientos más de una vez: indícalos en un solo «moves», separados por comas, como hacen los enlaces de la página.",
+  "link.repeated": "El enlace da «{name}» más de una vez: un enlace da cada uno de sus parámetros una sola vez, como los enlaces de la página.",
   "deal.first": "{number} es la primera partida: no hay ninguna antes.",
   "deal.last": "{number} es la última partida: no hay ninguna después.",
   "pick.foundation": "Las cartas nunca salen de las fundaciones.",

@@ -107,7 +107,7 @@ export default {
     "other": "Hai vinto la partita n. {deal} in {count} mosse!"
   },
   "link.many-deals": "Il link indica più di una partita: indica un solo numero, da {min} a {max}, oppure -1 o -2.",
-  "link.many-moves": "Il link indica le sue mosse più di una volta: indicale in un solo «moves», separate da virgole, come fanno i link della pagina.",
+  "link.repeated": "Il link indica «{name}» più di una volta: un link indica ciascuno dei suoi parametri una sola volta, come i link della pagina.",
   "deal.first": "{number} è la prima partita: non ce n'è nessuna prima.",
   "deal.last": "{number} è l'ultima partita: non ce n'è nessuna dopo.",
   "pick.foundation": "Le carte non lasciano mai le fondazioni.",

@@ -107,7 +107,7 @@ export default {
     "other": "Você venceu o jogo nº {deal} em {count} jogadas!"
   },
   "link.many-deals": "O link indica mais de um jogo: informe um só número, de {min} a {max}, ou -1 ou -2.",
-  "link.many-moves": "O link indica seus movimentos mais de uma vez: informe-os em um só “moves”, separados por vírgulas, como fazem os links da página.",
+  "link.repeated": "O link indica “{name}” mais de uma vez: um link indica cada um de seus parâmetros uma só vez, como os links da página.",
   "deal.first": "{number} é o primeiro jogo: não há nenhum antes dele.",
   "deal.last": "{number} é o último jogo: não há nenhum depois dele.",
   "pick.foundation": "As cartas nunca saem das fundações.",

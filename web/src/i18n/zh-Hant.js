@@ -105,7 +105,7 @@ export default {
     "other": "你用 {count} 步贏了第 {deal} 局！"
   },
   "link.many-deals": "連結裡有不只一個牌局：請只給一個編號，{min} 到 {max}，或 -1、-2。",
-  "link.many-moves": "連結裡的步驟出現不只一次：請放在同一個「moves」裡，以逗號分隔，就像本頁的連結那樣。",
+  "link.repeated": "連結裡的「{name}」出現不只一次：連結的每個參數只給一次，就像本頁的連結那樣。",
   "deal.first": "{number} 是第一局：前面沒有牌局了。",
   "deal.last": "{number} 是最後一局：後面沒有牌局了。",
   "pick.foundation": "牌一旦進了收牌區就不能再拿出來。",
