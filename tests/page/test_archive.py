@@ -305,6 +305,26 @@ class TestMerging:
         assert figures(page)["played"] == "7"
         import_file(page, path, "Nothing new in this file")
 
+    def test_counts_stop_at_the_ceiling(self, pages: PageFactory, site_url: str) -> None:
+        """A game played at 1,000,000,000 games leaves the count there, across a reload.
+
+        The count went to 1,000,000,001, which the record then read back as no count (0).
+        """
+        record = {"version": 2, "played": 10**9, "won": 10**9, "streak": 10**9,
+                  "best": 10**9, "deals": {}, "daily": [], "games": []}  # fmt: skip
+        page = pages()
+        page.add_init_script(
+            "if (!localStorage.getItem('freecell.stats'))"
+            f" localStorage.setItem('freecell.stats', '{json.dumps(record)}')"
+        )
+        win_deal_1(page, site_url)
+        for _ in range(2):  # as played, then as stored
+            press(page, "stats")
+            assert figures(page) == {"played": "1,000,000,000", "won": "1,000,000,000",
+                                     "rate": "100%", "best-streak": "1,000,000,000"}  # fmt: skip
+            page.reload()
+            expect(page.locator("#board")).to_have_attribute("data-deal", "1")
+
 
 class TestMyGames:
     def test_a_game_opens_in_place_in_the_language_chosen(
@@ -364,6 +384,8 @@ def files(valid: dict[str, Any]) -> dict[str, tuple[bytes, str]]:
             f"“imported.{'d' * 31}…” is more than",
         ),
         "same-game-thrice": (changed(["games"], valid["games"] * 3), "“games[1].id”"),
+        "par-beyond": (changed(["par"], {"617": BEYOND}), "“par.617” is more than 1,000,000,000"),
+        "deal-par-beyond": (changed(["deals", "1", "par"], BEYOND), "“deals.1.par” is more"),
         "dated-9999": (
             changed(["games", 0, "date"], "9999-12-31T00:00:00.000Z"),
             "“games[0].date”",
@@ -374,7 +396,7 @@ def files(valid: dict[str, Any]) -> dict[str, tuple[bytes, str]]:
 KINDS = ["not-json", "ten-megabytes", "not-ours", "version", "played-text", "won-over-played",
          "games-object", "script-id", "script-moves", "script-setting", "script-device",
          "deal-range", "played-beyond", "best-beyond", "fewest-beyond", "long-id-beyond",
-         "same-game-thrice", "dated-9999"]  # fmt: skip
+         "same-game-thrice", "dated-9999", "par-beyond", "deal-par-beyond"]  # fmt: skip
 
 
 class TestBadFiles:

@@ -17,7 +17,7 @@
 import { formatNumber, t } from "./i18n.js";
 import { MAX_COUNT, isCount, isDate, isDeal, isDealKey, isId, newId, utcDate } from "./identity.js";
 import { shorten } from "./messages.js";
-import { allPars, forgetPars, isPar, rememberPars } from "./par.js";
+import { allPars, forgetPars, rememberPars } from "./par.js";
 import { MOVE } from "./state.js";
 import { SETTINGS } from "./settings.js";
 import { bestTime, dailyStreak, wonAtPar } from "./stats.js";
@@ -124,7 +124,7 @@ function dealEntry(value, field) {
   need(isObject(value), field);
   needCount(value.fewest, `${field}.fewest`);
   need(value.fewest > 0, `${field}.fewest`);
-  need(value.par === undefined || isPar(value.par), `${field}.par`);
+  if (value.par !== undefined) needCount(value.par, `${field}.par`);
   need(value.seconds === undefined || isTime(value.seconds), `${field}.seconds`);
   const entry = { fewest: value.fewest, ...timeOf(value.seconds) };
   if (value.par !== undefined) entry.par = value.par;
@@ -175,7 +175,10 @@ export function parseArchive(text, now = Date.now()) {
   // Each deal's par known there (since 2026-11-29; older files have none).
   const par = value.par ?? {};
   need(isObject(par) && Object.keys(par).length <= MOST.deals, "par");
-  for (const [deal, moves] of Object.entries(par)) need(isDealKey(deal) && isPar(moves), "par");
+  for (const [deal, moves] of Object.entries(par)) {
+    need(isDealKey(deal), "par");
+    needCount(moves, `par.${deal}`);
+  }
   need(isObject(value.settings), "settings");
   const settings = dict();
   for (const [key, setting] of Object.entries(value.settings)) {
