@@ -292,18 +292,60 @@ class TestMerging:
         text = page.locator("dialog#stats").inner_text()
         assert "NaN" not in text
         assert figures(page)["played"] == f"{100 * len(names):,}"
+        # As settings' names they are another version's settings, left out; as deals' keys
+        # they are no deal numbers, refused.
+        settings = archive(first, settings=dict.fromkeys(names, "on"))
+        import_file(page, written(tmp_path, "settings", settings), "Nothing new in this file")
+        for field in ("deals", "par"):
+            bad = archive(first, **{field: dict.fromkeys(names, 1)})
+            import_file(page, written(tmp_path, field, bad), f"its “{field}” is not")
 
-    def test_a_file_of_counts_without_games_says_what_it_did(
+    def test_a_file_without_games_says_what_it_changed(
         self, pages: PageFactory, site_url: str, tmp_path: Path
     ) -> None:
-        """Counts and no game: "no new game", the figures up (it said "Nothing changed")."""
+        """Counts, then par, then a setting and no game: each says what it took from the file.
+
+        Counts and no game said "Nothing new ... Nothing changed" while the figures changed;
+        then "the statistics and settings" whatever changed; a file of pars alone, "Nothing new".
+        """
         page = pages()
         boot(page, link(site_url, 3))
-        data = archive("elsewhere", statistics={"played": 7, "won": 4, "streak": 1, "best": 2})
-        path = written(tmp_path, "counts", data)
-        import_file(page, path, "Imported: no new game; the statistics and settings now include")
+        statistics = {"played": 7, "won": 4, "streak": 1, "best": 2}
+        deck = {"freecell.deck": "four-colour"}
+        taken = "Imported: no new game. Taken from the file:"
+        steps: list[tuple[dict[str, Any], str]] = [
+            ({}, f"{taken} other browsers' games played and won."),
+            ({"par": {"617": 40}}, f"{taken} deals' par."),
+            ({"settings": deck}, f"{taken} settings."),
+            ({"par": {"617": 41}, "settings": deck}, "Nothing new in this file"),
+        ]
+        for index, (fields, said) in enumerate(steps):
+            data = archive("elsewhere", statistics=statistics, **fields)
+            import_file(page, written(tmp_path, f"step-{index}", data), said)
         assert figures(page)["played"] == "7"
-        import_file(page, path, "Nothing new in this file")
+        pars = page.evaluate("() => JSON.parse(localStorage.getItem('freecell.par'))")
+        assert ["617", 40] in pars
+        expect(page.locator("html")).to_have_attribute("data-deck", "four-colour")
+
+    def test_counts_stop_at_the_ceiling(self, pages: PageFactory, site_url: str) -> None:
+        """A game played at 1,000,000,000 games leaves the count there, across a reload.
+
+        The count went to 1,000,000,001, which the record then read back as no count (0).
+        """
+        record = {"version": 2, "played": 10**9, "won": 10**9, "streak": 10**9,
+                  "best": 10**9, "deals": {}, "daily": [], "games": []}  # fmt: skip
+        page = pages()
+        page.add_init_script(
+            "if (!localStorage.getItem('freecell.stats'))"
+            f" localStorage.setItem('freecell.stats', '{json.dumps(record)}')"
+        )
+        win_deal_1(page, site_url)
+        for _ in range(2):  # as played, then as stored
+            press(page, "stats")
+            assert figures(page) == {"played": "1,000,000,000", "won": "1,000,000,000",
+                                     "rate": "100%", "best-streak": "1,000,000,000"}  # fmt: skip
+            page.reload()
+            expect(page.locator("#board")).to_have_attribute("data-deal", "1")
 
 
 class TestMyGames:
@@ -364,6 +406,8 @@ def files(valid: dict[str, Any]) -> dict[str, tuple[bytes, str]]:
             f"“imported.{'d' * 31}…” is more than",
         ),
         "same-game-thrice": (changed(["games"], valid["games"] * 3), "“games[1].id”"),
+        "par-beyond": (changed(["par"], {"617": BEYOND}), "“par.617” is more than 1,000,000,000"),
+        "deal-par-beyond": (changed(["deals", "1", "par"], BEYOND), "“deals.1.par” is more"),
         "dated-9999": (
             changed(["games", 0, "date"], "9999-12-31T00:00:00.000Z"),
             "“games[0].date”",
@@ -374,7 +418,7 @@ def files(valid: dict[str, Any]) -> dict[str, tuple[bytes, str]]:
 KINDS = ["not-json", "ten-megabytes", "not-ours", "version", "played-text", "won-over-played",
          "games-object", "script-id", "script-moves", "script-setting", "script-device",
          "deal-range", "played-beyond", "best-beyond", "fewest-beyond", "long-id-beyond",
-         "same-game-thrice", "dated-9999"]  # fmt: skip
+         "same-game-thrice", "dated-9999", "par-beyond", "deal-par-beyond"]  # fmt: skip
 
 
 class TestBadFiles:

@@ -364,15 +364,27 @@ class TestNavigation:
         finally:
             other.close()
 
-    def test_two_moves_are_refused_as_two_deals_are(self, app: Page, site_url: str) -> None:
-        """&moves=83&moves=2a is refused, saying why, as two deals are (they were joined)."""
+    @pytest.mark.parametrize(
+        ("name", "query"),
+        [("moves", "moves=5a&moves=5b"), ("daily", "daily=2026-11-27&daily=2026-11-28"),
+         ("grade", "grade=2&grade=3"), ("lang", "lang=ru&lang=pt")],
+    )  # fmt: skip
+    def test_a_parameter_given_twice_is_refused_as_two_deals_are(
+        self, app: Page, site_url: str, name: str, query: str
+    ) -> None:
+        """&moves=83&moves=2a, two dailies, grades or languages: refused, saying which.
+
+        Two moves were joined, and of the others the first was taken, while two deals are
+        refused; each is refused with one message, and the URL keeps neither value.
+        """
         open_in_place(app, f"{site_url}?deal=617")
         watch_alert(app)
-        app.evaluate(OPEN_IN_PLACE_JS, f"{site_url}?deal=1&moves=5a&moves=5b")
-        expect_new_alert(app, "names its moves more than once")
+        app.evaluate(OPEN_IN_PLACE_JS, f"{site_url}?deal=1&{query}")
+        expect_new_alert(app, f"The link gives “{name}” more than once")
         assert_nothing_injected(app)
         expect(app.locator("#board")).not_to_have_attribute("data-moves", "5a,5b")
-        assert "moves=" not in urlsplit(app.url).query
+        expect(app.locator("html")).to_have_attribute("lang", "en")
+        assert f"{name}=" not in urlsplit(app.url).query
 
 
 class TestKeyboard:

@@ -14,10 +14,10 @@
 // refused. Every record keyed by what a file names (a device's id may be "constructor" or
 // "__proto__") is a map without a prototype (`dict`), so that no name reads what every object
 // inherits.
-import { formatNumber, t } from "./i18n.js";
+import { formatList, formatNumber, t } from "./i18n.js";
 import { MAX_COUNT, isCount, isDate, isDeal, isDealKey, isId, newId, utcDate } from "./identity.js";
 import { shorten } from "./messages.js";
-import { allPars, forgetPars, isPar, rememberPars } from "./par.js";
+import { allPars, forgetPars, rememberPars } from "./par.js";
 import { MOVE } from "./state.js";
 import { SETTINGS } from "./settings.js";
 import { bestTime, dailyStreak, wonAtPar } from "./stats.js";
@@ -39,6 +39,14 @@ const MOST = { devices: 1000, daily: 5000, deals: 100_000, games: 5000, moves: 5
 const FIRST_DAY = Date.parse("2026-11-26T00:00:00Z");
 const CLOCK_AHEAD_MS = 86_400_000;
 const RESULTS = ["playing", "won", "solved"];
+/** What an import may change besides the games, as the message names it. */
+const PARTS = {
+  devices: () => t("archive.part-counts"),
+  daily: () => t("archive.part-daily"),
+  deals: () => t("archive.part-deals"),
+  pars: () => t("archive.part-par"),
+  settings: () => t("archive.part-settings"),
+};
 const RESULT_WORDS = {
   playing: () => t("games.playing"),
   won: () => t("games.won"),
@@ -124,7 +132,7 @@ function dealEntry(value, field) {
   need(isObject(value), field);
   needCount(value.fewest, `${field}.fewest`);
   need(value.fewest > 0, `${field}.fewest`);
-  need(value.par === undefined || isPar(value.par), `${field}.par`);
+  if (value.par !== undefined) needCount(value.par, `${field}.par`);
   need(value.seconds === undefined || isTime(value.seconds), `${field}.seconds`);
   const entry = { fewest: value.fewest, ...timeOf(value.seconds) };
   if (value.par !== undefined) entry.par = value.par;
@@ -175,7 +183,10 @@ export function parseArchive(text, now = Date.now()) {
   // Each deal's par known there (since 2026-11-29; older files have none).
   const par = value.par ?? {};
   need(isObject(par) && Object.keys(par).length <= MOST.deals, "par");
-  for (const [deal, moves] of Object.entries(par)) need(isDealKey(deal) && isPar(moves), "par");
+  for (const [deal, moves] of Object.entries(par)) {
+    need(isDealKey(deal), "par");
+    needCount(moves, `par.${deal}`);
+  }
   need(isObject(value.settings), "settings");
   const settings = dict();
   for (const [key, setting] of Object.entries(value.settings)) {
@@ -388,7 +399,7 @@ export function createArchive(stats, controls = (selector) => document.querySele
 
   /**
    * Merge an archive (parseArchive's); return {count, changed}: how many games were new, and
-   * whether anything changed (the counts, daily dates, deals or settings, games or not).
+   * what else changed, PARTS' names (devices' counts, daily dates, deals, pars, settings).
    */
   function merge(archive) {
     const self = deviceId();
@@ -396,6 +407,7 @@ export function createArchive(stats, controls = (selector) => document.querySele
     const devices = Object.assign(dict(), imported.devices);
     const take = (id, counts) => {
       if (id === self) return; // this device's own counts, passed back: counted already
+      if (!devices[id] && !counts.played && !counts.best) return; // no count: nothing to keep
       const before = devices[id] ?? { played: 0, won: 0, best: 0 };
       devices[id] = {
         played: Math.max(before.played, counts.played),
@@ -408,7 +420,8 @@ export function createArchive(stats, controls = (selector) => document.querySele
     const daily = [...new Set([...imported.daily, ...archive.daily])].sort().slice(-MOST.daily);
     const deals = Object.assign(dict(), imported.deals);
     for (const [deal, entry] of Object.entries(archive.deals)) deals[deal] = lower(deals[deal], entry);
-    rememberPars(archive.pars);
+    const parsBefore = allPars();
+    const parsAfter = rememberPars(archive.pars);
     const games = loadGames();
     const known = new Set(games.map((entry) => entry.id));
     const added = archive.games
@@ -416,12 +429,16 @@ export function createArchive(stats, controls = (selector) => document.querySele
       .map((entry) => ({ ...entry, imported: true }));
     const merged = [...games, ...added].sort((a, b) => a.date.localeCompare(b.date));
     const next = { devices, daily, deals };
-    let changed = JSON.stringify(next) !== JSON.stringify(imported);
+    const changed = Object.keys(next).filter(
+      (part) => JSON.stringify(next[part]) !== JSON.stringify(imported[part]),
+    );
+    const pars = Object.entries(parsAfter).some(([key, par]) => parsBefore[key] !== par);
+    if (pars) changed.push("pars");
     saveImported(next);
     saveGames(merged);
     const stayed = new Set(loadGames().map((entry) => entry.id)); // the latest are kept
     const counted = added.filter((entry) => stayed.has(entry.id));
-    changed ||= counted.length > 0;
+    let settings = false;
     for (const [key, value] of Object.entries(archive.settings)) {
       const setting = FILED[key];
       const control = controls(setting.control);
@@ -436,22 +453,28 @@ export function createArchive(stats, controls = (selector) => document.querySele
         control.value = wanted;
       }
       control.dispatchEvent(new Event("change", { bubbles: true }));
-      changed = true;
+      settings = true;
     }
+    if (settings) changed.push("settings");
     return { count: counted.length, changed };
   }
 
   /**
    * Read a chosen file and merge it; resolves with what to say: {say, refused}, `say()` the
-   * games it added, that nothing was new, or why the file is refused (then nothing changed).
+   * games it added and what else it changed, that nothing was new, or why the file is refused
+   * (then nothing changed).
    */
   async function importFile(file) {
     try {
       if (file.size > MAX_BYTES) throw new Refusal(REFUSALS.tooLarge);
       const { count, changed } = merge(parseArchive(await file.text()));
-      let say = () => t("archive.nothing-new");
-      if (count) say = () => t("archive.imported", { count });
-      else if (changed) say = () => t("archive.updated");
+      if (!count && !changed.length) return { say: () => t("archive.nothing-new"), refused: false };
+      const say = () => {
+        const games = count ? t("archive.imported", { count }) : t("archive.no-new-game");
+        if (!changed.length) return games;
+        const parts = formatList(changed.map((part) => PARTS[part]()));
+        return `${games} ${t("archive.changed", { parts })}`;
+      };
       return { say, refused: false };
     } catch (error) {
       return { say: error instanceof Refusal ? error.say : REFUSALS.notJson, refused: true };

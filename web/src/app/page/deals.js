@@ -208,20 +208,21 @@ export function createDeals({
   /**
    * Open what the URL names: a deal, the daily deal of a date (`daily`, today's UTC date when
    * empty), a random deal of a grade (`deal=random&grade=4`), else a random deal. A link's bad
-   * deal (or more than one), like a bad date or grade, is said over a random deal. Resolves
-   * once the deal is open (after the search for it, which does not hold the queue).
+   * deal (or more than one), a parameter given twice, like a bad date or grade, is said over a
+   * random deal. Resolves once the deal is open (after the search for it, which does not hold
+   * the queue).
    */
   function fromUrl(entry, address = location.search) {
     let search = null;
     const opened = enqueue(async () => {
-      const { deal, moves, manyMoves, daily, grade } = readUrl(address);
+      const { deal, moves, repeated, daily, grade } = readUrl(address);
       if (deal.kind === "many") {
         const params = { min: String(rules.min_deal), max: String(rules.max_deal) };
         await refusedLink(() => t("link.many-deals", params));
         return;
       }
-      if (manyMoves) {
-        await refusedLink(() => t("link.many-moves"));
+      if (repeated) {
+        await refusedLink(() => t("link.repeated", { name: repeated }));
         return;
       }
       const anyDeal = deal.kind === "none" || deal.text.trim().toLowerCase() === "random";

@@ -121,6 +121,11 @@ export function formatNumber(value, options) {
   return new Intl.NumberFormat(LANGUAGES[code].tag, options).format(value);
 }
 
+/** Join texts as the language lists them: ["a", "b", "c"] is "a, b, and c" in English. */
+export function formatList(items) {
+  return new Intl.ListFormat(LANGUAGES[code].tag, { type: "conjunction" }).format(items);
+}
+
 /** Format a fraction as a whole percentage for the language: 0.5 is "50%" in English. */
 export function formatPercent(fraction) {
   return percents.format(fraction);

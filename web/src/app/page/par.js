@@ -10,15 +10,15 @@
 // again shows it at once; a win under par makes the player's count the deal's par here. A deal
 // that cannot be won has no par. The win is measured against the par known before it
 // (state.winPar), and the statistics keep each won deal's par (stats.js).
-import { isDealKey } from "./identity.js";
+import { isCount, isDealKey } from "./identity.js";
 import { readSwitch, writeSetting } from "./settings.js";
 import { local } from "./storage.js";
 
 const KEY = "freecell.par";
 const KEPT = 5000; // the latest deals' pars remembered
 
-/** Whether a value is a par: a whole number of moves. */
-export const isPar = (value) => Number.isSafeInteger(value) && value >= 0;
+/** Whether a value is a par: a whole number of moves, a count (at most MAX_COUNT). */
+export const isPar = isCount;
 
 /** The pars remembered: a Map of deal key ("617") to par, the latest last. */
 function readPars() {

@@ -22,7 +22,7 @@
 // remembers the latest games' ids, so an event applied twice counts once; and for a while after
 // a change, each write another tab makes is checked for this tab's games, which are added
 // again if that write did not hold them (a tab that wrote from a copy older than this change).
-import { isCount, isDate, isDeal, isDealKey, isId, newId, utcDate } from "./identity.js";
+import { MAX_COUNT, isCount, isDate, isDeal, isDealKey, isId, newId, utcDate } from "./identity.js";
 import { local, session } from "./storage.js";
 
 const KEY = "freecell.stats";
@@ -69,7 +69,7 @@ function read() {
       const fewest = count(entry.fewest);
       deals[deal] = { won: entry.won === true && fewest > 0, fewest };
       if (count(entry.seconds) > 0) deals[deal].seconds = entry.seconds; // the best time
-      if (Number.isSafeInteger(entry.par) && entry.par >= 0) deals[deal].par = entry.par;
+      if (isCount(entry.par)) deals[deal].par = entry.par;
     }
   }
   const daily = Array.isArray(record.daily)
@@ -118,13 +118,15 @@ function apply(s, event) {
   if (!entry) {
     entry = { id: event.id, won: false };
     s.games = [...s.games, entry].slice(-GAMES_KEPT);
-    s.played += 1; // a win whose start is gone (a Reset in between) is a game played too
+    // A win whose start is gone (a Reset in between) is a game played too. Every count stops
+    // at MAX_COUNT: one beyond would be read back as no count, and refused in an export.
+    s.played = Math.min(s.played + 1, MAX_COUNT);
     if (event.type === "start") return true;
   }
   entry.won = true; // the game is over, whoever won it
   if (event.assisted) return true;
   s.won = Math.min(s.won + 1, s.played);
-  s.streak += 1;
+  s.streak = Math.min(s.streak + 1, MAX_COUNT);
   s.best = Math.max(s.best, s.streak);
   const key = String(event.deal);
   const before = s.deals[key];
@@ -146,7 +148,7 @@ export function bestTime(one, other) {
 
 /** Lower a won deal's par to `par` (a number, or null: none known); whether it changed. */
 function lowerPar(entry, par) {
-  if (!entry?.won || !Number.isSafeInteger(par) || par < 0) return false;
+  if (!entry?.won || !isCount(par)) return false;
   if (entry.par !== undefined && entry.par <= par) return false;
   entry.par = par;
   return true;

@@ -9,12 +9,17 @@ import { MOVE } from "./state.js";
 // (a NUL, a space, nothing) is no one's and goes.
 const KEPT_NAME = /^[\w.~-]{1,64}$/;
 
+// The page's own parameters: each is given once. A second `deal` is refused saying the deals
+// a link may name; a second of another is refused saying which (they were joined, or the
+// first was taken).
+const ONCE = ["moves", "daily", "grade", "lang"];
+
 /**
- * What the URL asks for: {deal, moves, manyMoves, language, daily, grade}, where deal is
+ * What the URL asks for: {deal, moves, repeated, language, daily, grade}, where deal is
  * {kind: "none"}, {kind: "one", text} or {kind: "many"}, moves the `moves` value ("" if none),
- * manyMoves whether there are several (refused as several deals are), language the `lang`
- * value or null, daily the `daily` value ("" for today) or null, and grade the `grade` value
- * or null.
+ * repeated the first of ONCE's names given more than once (refused as several deals are) or
+ * null, language the `lang` value or null, daily the `daily` value ("" for today) or null, and
+ * grade the `grade` value or null (a repeated one's value is none of them: null, or "").
  */
 export function readUrl(search = location.search) {
   const params = new URLSearchParams(search);
@@ -22,14 +27,17 @@ export function readUrl(search = location.search) {
   let deal = { kind: "none" };
   if (deals.length === 1) deal = { kind: "one", text: deals[0] };
   else if (deals.length > 1) deal = { kind: "many" };
-  const moves = params.getAll("moves");
+  const once = (name) => {
+    const values = params.getAll(name);
+    return values.length === 1 ? values[0] : null;
+  };
   return {
     deal,
-    moves: moves.length === 1 ? moves[0] : "",
-    manyMoves: moves.length > 1,
-    language: params.get("lang"),
-    daily: params.get("daily"),
-    grade: params.get("grade"),
+    moves: once("moves") ?? "",
+    repeated: ONCE.find((name) => params.getAll(name).length > 1) ?? null,
+    language: once("lang"),
+    daily: once("daily"),
+    grade: once("grade"),
   };
 }
 
@@ -65,8 +73,8 @@ export function openLinksInPlace(container, open) {
   container.addEventListener("click", (event) => {
     const anchor = event.target.closest("a[href]");
     if (!anchor || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
-    const { deal, moves, manyMoves } = readUrl(anchor.search);
-    if (deal.kind !== "one" || manyMoves) return;
+    const { deal, moves, repeated } = readUrl(anchor.search);
+    if (deal.kind !== "one" || repeated) return;
     event.preventDefault();
     open(deal.text, moves);
   });
