@@ -29,6 +29,7 @@ from helpers import (
     js_object,
     menu,
     open_in_place,
+    poll,
     screenshots,
 )
 
@@ -51,24 +52,42 @@ def lost_sentence(number: int, before: list[str], losing: str) -> str:
 
 COUNT_REQUESTS_JS = """
 window.asked = [];
+window.answered = [];
 const PageWorker = window.Worker;
 window.Worker = function (url, options) {
   const worker = new PageWorker(url, options);
   const post = worker.postMessage.bind(worker);
+  const ops = new Map();
   worker.postMessage = (message, transfer) => {
-    if (message && message.op) window.asked.push(message.op);
+    if (message && message.op) {
+      window.asked.push(message.op);
+      ops.set(message.id, message.op);
+    }
     return post(message, transfer);
   };
+  worker.addEventListener("message", ({ data }) => {
+    if (ops.has(data?.id)) window.answered.push(ops.get(data.id));
+  });
   return worker;
 };
 """
-"""Counts the page's requests to its Python worker by op (window.asked), from the start."""
+"""Counts the page's requests to its Python worker by op (window.asked), from the start, and
+the answers that came (window.answered): under a paused clock, where no frame is drawn, a test
+waits for Python's answer, then lets the clock run for the page to draw it."""
 PRESS_N_JS = """() => {
     for (const type of ["keydown", "keyup"]) {
         document.body.dispatchEvent(new KeyboardEvent(type, { key: "n", bubbles: true }));
     }
 }"""
 """Presses N once, as a held key repeats it."""
+
+
+def wait_for_answers(page: Page, count: int) -> None:
+    """Wait until Python has answered `count` requests (COUNT_REQUESTS_JS's window.answered).
+
+    Asked from here: under a paused clock, the page's frames and timers do not run.
+    """
+    poll(page, "(count) => window.answered.length >= count", count, timeout_ms=30_000)
 
 
 def play_keys(page: Page, move: str) -> None:
@@ -167,11 +186,12 @@ class TestGuard:
         board = page.locator("#board")
         expect(board).to_have_attribute("data-difficulty", re.compile("."))
         page.clock.pause_at(page.evaluate("() => Date.now()") + 1000)
-        page.evaluate("() => { window.asked = []; }")
+        page.evaluate("() => { window.asked = []; window.answered = []; }")
         for number in range(618, 628):
             page.evaluate(PRESS_N_JS)
+            wait_for_answers(page, number - 617)
+            page.clock.run_for(20)  # a frame draws it
             expect(board).to_have_attribute("data-deal", str(number))
-            page.clock.run_for(20)
         assert page.evaluate("() => window.asked") == ["new_game"] * 10
         settle_ms = int(re.findall(r"const SETTLE_MS = (\d+);", SETTLE_JS.read_text())[0])
         page.clock.run_for(settle_ms - 20)
@@ -267,18 +287,22 @@ class TestGrade:
         """
         page = pages(browser="clock")  # a clock stays in its context: not the shared one
         page.clock.install()
+        page.add_init_script(COUNT_REQUESTS_JS)
         boot(page, f"{site_url}?deal=617")
         board = page.locator("#board")
         expect(board).to_have_attribute("data-difficulty", re.compile("."))
         page.clock.pause_at(page.evaluate("() => Date.now()") + 1000)
+        page.evaluate("() => { window.answered = []; }")
         page.locator("#deal").fill("657")
         page.locator("#deal").press("Enter")
-        expect(board).to_have_attribute("data-deal", "657")
+        wait_for_answers(page, 1)
         settle_ms = int(re.findall(r"const SETTLE_MS = (\d+);", SETTLE_JS.read_text())[0])
-        page.clock.run_for(settle_ms)
+        page.clock.run_for(settle_ms)  # the deal drawn, and rested
+        expect(board).to_have_attribute("data-deal", "657")
         play_keys(page, "5a")
-        expect(board).to_have_attribute("data-moves", "5a")
+        wait_for_answers(page, 2)
         page.clock.resume()
+        expect(board).to_have_attribute("data-moves", "5a")
         expect(board).to_have_attribute("data-difficulty", "4")
 
 

@@ -238,6 +238,36 @@ class TestNoLayoutShift:
         assert len(set(heights)) == 1, heights
 
 
+class TestOneDrawAFrame:
+    def test_many_asks_in_a_frame_draw_once(self, table: Page, site_url: str) -> None:
+        """Four changes in one task (show-par switched four times) draw the page once.
+
+        In the next frame: every draw writes <html data-state>, each write one mutation record.
+        """
+        open_in_place(table, link(site_url, 617, []))
+        draws = table.evaluate(
+            """() => new Promise((resolve) => {
+              const records = [];
+              const observer = new MutationObserver((list) => records.push(...list));
+              observer.observe(document.documentElement, { attributeFilter: ["data-state"] });
+              const box = document.querySelector("#show-par");
+              for (let turn = 0; turn < 4; turn += 1) {
+                box.checked = !box.checked;
+                box.dispatchEvent(new Event("change", { bubbles: true }));
+              }
+              records.push(...observer.takeRecords());
+              const now = records.length;
+              requestAnimationFrame(() => requestAnimationFrame(() => {
+                records.push(...observer.takeRecords());
+                observer.disconnect();
+                resolve({ now, after: records.length });
+              }));
+            })"""
+        )
+        assert draws == {"now": 0, "after": 1}
+        expect(table.locator("#show-par")).to_be_checked()
+
+
 class TestEmptyCascade:
     @staticmethod
     def position() -> tuple[int, list[str], str, str, int]:

@@ -23,7 +23,7 @@ function randomSeed() {
 }
 
 /** Random's grade as stored: one of the grades, or null for any. */
-export function storedGrade() {
+function storedGrade() {
   const stored = readSetting("randomGrade");
   return rules.grades.find((grade) => String(grade) === stored) ?? null;
 }
@@ -56,6 +56,8 @@ export function createDeals({
   let finding = 0;
   // What Python said of the last deal it refused to open (showOpened), for a link's refusal.
   let refusal = null;
+  state.grade = storedGrade();
+  state.asked = readUrl().deal.text ?? ""; // the field shows it while the page starts
 
   /**
    * Open a game (freecell._web.Session.new_game's arguments) and point the URL at it (`entry`).

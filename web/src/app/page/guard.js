@@ -8,16 +8,16 @@ import { t } from "./i18n.js";
 import { saidMove } from "./messages.js";
 import { readSwitch, writeSetting } from "./settings.js";
 
-/** The live-check setting as stored: on unless turned off. */
-export function storedLiveCheck() {
-  return readSwitch("liveCheck"); // on too when storage is off
-}
-
 /**
- * The guard on a state: changed() after each change of the game asks Python about it, and
- * set(on) turns it on or off. `call(op)` asks Python.
+ * The guard on a state, the one writer of whether the game can be won (state.solvable, from
+ * its own check, a hint's or Solve's search: learned()), how it was lost and the live-check
+ * setting: recorded() and changed() after each change of the game ask Python about it, and
+ * set(on) turns it on or off. `call(op)` asks Python. The setting starts as stored: on unless
+ * turned off (on too when storage is off).
  */
 export function createGuard({ state, view, messages, call }) {
+  state.liveCheck = readSwitch("liveCheck");
+
   /** Say how the game was lost: the move that lost it, or that the deal cannot be won. */
   function sayLost(reply) {
     if (reply.deal_lost) messages.say(() => t("hint.cannot-win-deal"));
@@ -52,6 +52,21 @@ export function createGuard({ state, view, messages, call }) {
     });
   }
 
+  /**
+   * A game was recorded: its verdict is not known yet, unless the change only played on
+   * (`forward`) from a game already lost, which stays lost.
+   */
+  function recorded({ forward = false } = {}) {
+    const stillLost = forward && state.solvable === "no";
+    state.solvable = stillLost ? "no" : null;
+    if (!stillLost) state.lost = null;
+  }
+
+  /** A search (a hint's, Solve's) found whether the game on the table can be won. */
+  function learned(solvable) {
+    state.solvable = solvable;
+  }
+
   /** Turn the guard on (and check the game now) or off (remembered). */
   function set(on) {
     state.liveCheck = on;
@@ -66,5 +81,5 @@ export function createGuard({ state, view, messages, call }) {
     view.render(state);
   }
 
-  return { changed, set };
+  return { changed, recorded, learned, set };
 }

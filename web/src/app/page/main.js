@@ -7,24 +7,18 @@ import { createDialogs } from "./dialogs.js";
 import { createFind } from "./find.js";
 import { bindDrag } from "./drag.js";
 import { keepBarFitted } from "./fit.js";
-import { storedLiveCheck } from "./guard.js";
 import { t } from "./i18n.js";
 import { bindInput } from "./input.js";
 import { createLanguage } from "./language.js";
 import { bindLook } from "./look.js";
 import { createMessages } from "./messages.js";
-import { storedGrade } from "./deals.js";
-import { storedAuto } from "./moves.js";
-import { storedShowPar } from "./par.js";
 import { createPlay } from "./play.js";
-import { storedTapToMove } from "./selection.js";
 import rules from "./rules.js";
 import { createState } from "./state.js";
 import { createStats } from "./stats.js";
 import { bindArchive, createArchive } from "./archive.js";
 import { bindShare } from "./share.js";
 import { createTimer, timed } from "./timer.js";
-import { readUrl } from "./url.js";
 import { createView } from "./view.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -166,19 +160,14 @@ window.addEventListener("popstate", async () => {
 });
 
 async function start() {
-  state.auto = storedAuto();
+  // The settings as their owners read them from storage (play.js).
   dom.auto.value = state.auto;
-  state.tapToMove = storedTapToMove();
   dom.tapToMove.checked = state.tapToMove;
-  state.liveCheck = storedLiveCheck();
   dom.liveCheck.checked = state.liveCheck;
-  state.showPar = storedShowPar();
   dom.showPar.checked = state.showPar;
   // Random's grades, from the facts shared with Python (the view names them in the language).
   for (const grade of rules.grades) dom.randomGrade.add(new Option(String(grade), String(grade)));
-  state.grade = storedGrade();
   dom.randomGrade.value = state.grade === null ? "" : String(state.grade);
-  state.asked = readUrl().deal.text ?? "";
   startPython();
   await language.start();
   await play.fromUrl("replace");

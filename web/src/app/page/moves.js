@@ -1,7 +1,8 @@
 // Moves: each asks Python for a change of the game (a move, a card to its best place, Undo's
 // kind through undo.js), records the game it reports and shows it; a refusal changes nothing
-// and is said. record() is the one place where the game on the table changes: the selection,
-// the hint and the guard's verdict go with it, and its history is kept for a reload (history.js).
+// and is said. record() is the one place where the game on the table changes: the modules
+// whose state goes with it (the selection, the hint, the guard's verdict) hear of it, and its
+// history is kept for a reload (history.js). The auto-play setting is this module's.
 import { keepHistory } from "./history.js";
 import { saidMove, saidRefusal } from "./messages.js";
 import rules from "./rules.js";
@@ -12,20 +13,16 @@ import { writeUrl } from "./url.js";
 const FORWARD = new Set(["play", "play_card", "play_move", "auto_moves"]);
 
 /**
- * The auto-play choice as stored: one of rules.auto_play ("off", "safe", "all"); "safe" when
- * none is (or storage is off), "off" where the old checkbox was turned off.
- */
-export function storedAuto() {
-  return readSetting("auto");
-}
-
-/**
- * The moves on a state: {record, act, move, playCard, setAuto}; `call(op, args)` asks Python,
- * `guard` checks each change (guard.js), `stats` counts the games, `par` measures a win
- * (par.js), `enqueue` queues an action.
+ * The moves on a state: {record, heard, act, move, playCard, setAuto}; `call(op, args)` asks
+ * Python, `guard` checks each change (guard.js), `stats` counts the games, `par` measures a
+ * win (par.js), `enqueue` queues an action. The auto-play choice starts as stored: one of
+ * rules.auto_play ("off", "safe", "all"); "safe" when none is (or storage is off), "off" where
+ * the old checkbox was turned off.
  */
 export function createMoves({ state, call, view, messages, stats, guard, par, enqueue }) {
   const said = (made) => saidMove(made, state.faces);
+  const listeners = []; // called with each game recorded, before the guard checks it
+  state.auto = readSetting("auto");
 
   /**
    * The game changed: record it, keep its history for a reload, and have the guard check it.
@@ -36,12 +33,8 @@ export function createMoves({ state, call, view, messages, stats, guard, par, en
    */
   function record(game, { forward = false, opened = false, replayed = false } = {}) {
     state.game = game;
-    state.selection = null;
-    state.targets = [];
-    state.hint = null;
-    const stillLost = forward && state.solvable === "no";
-    state.solvable = stillLost ? "no" : null;
-    if (!stillLost) state.lost = null;
+    for (const hear of listeners) hear(game);
+    guard.recorded({ forward });
     keepHistory(game);
     if (!opened) guard.changed({ replayed });
   }
@@ -79,6 +72,8 @@ export function createMoves({ state, call, view, messages, stats, guard, par, en
 
   return {
     record,
+    /** Have `listener(game)` called with each game recorded (what goes with the game). */
+    heard: (listener) => listeners.push(listener),
     act,
     /** A drag's move: exactly the cards dragged. Resolves true if it was played. */
     move: (source, target, card) =>

@@ -63,11 +63,6 @@ export function forgetPars() {
   local.writeJson(KEY, []);
 }
 
-/** The show-par setting as stored: on unless turned off. */
-export function storedShowPar() {
-  return readSwitch("showPar");
-}
-
 /**
  * The par of the deals opened on a state: opened(number) when deal `number` is opened,
  * settled(number) once it has settled and the guard has answered, moved(game, {assisted})
@@ -75,6 +70,7 @@ export function storedShowPar() {
  * set(on) for the menu's switch. `call(op)` asks Python; `stats` keeps a par found after a win.
  */
 export function createPar({ state, view, call, stats }) {
+  state.showPar = readSwitch("showPar"); // as stored: on unless turned off
   let ticket = 0; // the latest ask: an earlier one's reply is no longer wanted
   let lastWin = null; // {game, assisted}: the win a par found later still measures
 

@@ -32,6 +32,7 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     call,
     enqueue,
     playMove: (move) => act("play_move", { move, auto: state.auto }, { assisted: true }),
+    guard,
   });
   const settle = createSettle({ state, view, call, guard, par });
   const deals = createDeals({
@@ -47,6 +48,9 @@ export function createPlay({ state, bridge, view, messages, stats }) {
     par,
   });
   const selection = createSelection({ state, call, view, messages, enqueue, act });
+  // What goes with the game on the table: a change takes the picked-up card and the hint away.
+  moves.heard(selection.forget);
+  moves.heard(solving.forget);
   const undo = createUndo({ state, enqueue, act });
   const clipboard = createClipboard({ state, messages, call });
 

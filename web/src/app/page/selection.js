@@ -8,18 +8,14 @@ import { readSwitch, writeSetting } from "./settings.js";
 import { cardAt, cardsAt, isCascade } from "./state.js";
 
 /**
- * The tap-to-move setting as stored; when none is, on where the primary pointer is coarse (a
- * touch screen) and off for a mouse.
- */
-export function storedTapToMove() {
-  return readSwitch("tapToMove");
-}
-
-/**
- * The selection on a state: {choose, tap, pickUp, cancel, setTapToMove}; `call(op, args)` asks
- * Python, `act(op, args, options)` makes a move (moves.js), `enqueue` queues an action.
+ * The selection on a state: {choose, tap, pickUp, cancel, forget, setTapToMove}; `call(op,
+ * args)` asks Python, `act(op, args, options)` makes a move (moves.js), `enqueue` queues an
+ * action. The tap-to-move setting starts as stored; when none is, on where the primary pointer
+ * is coarse (a touch screen) and off for a mouse.
  */
 export function createSelection({ state, call, view, messages, enqueue, act }) {
+  state.tapToMove = readSwitch("tapToMove");
+
   async function select(selection) {
     state.selection = selection;
     state.targets = [];
@@ -93,6 +89,11 @@ export function createSelection({ state, call, view, messages, enqueue, act }) {
     pickUp: (place, card) => enqueue(() => (state.game ? select({ place, card }) : null)),
     /** Drop the picked-up card, if any. */
     cancel: () => enqueue(() => (state.selection ? select(null) : undefined)),
+    /** The game changed (moves.js): nothing is picked up any more; the caller renders. */
+    forget() {
+      state.selection = null;
+      state.targets = [];
+    },
     /** Turn tap-to-move on or off (remembered): whether one tap on a card plays it. */
     setTapToMove(on) {
       state.tapToMove = on;

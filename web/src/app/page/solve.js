@@ -11,11 +11,12 @@ const SOLVE_MS = 420; // between two moves of Solve: a pace a person can follow
 const THINKING_MS = 250; // a hint or a Solve that takes longer says that it is looking
 
 /**
- * Hint and Solve on a state: {hint, solve, stop}. `call(op)` asks Python, `enqueue(task)` queues
- * a task behind the player's actions, and `playMove(move)` plays one move of a solution (an
- * assisted move) and resolves true if it was played.
+ * Hint and Solve on a state: {hint, solve, stop, forget}. `call(op)` asks Python, `enqueue(task)`
+ * queues a task behind the player's actions, `playMove(move)` plays one move of a solution (an
+ * assisted move) and resolves true if it was played, and `guard` hears whether the game can be
+ * won (guard.js). The hint on the table (state.hint) is this module's.
  */
-export function createSolve({ state, view, messages, call, enqueue, playMove }) {
+export function createSolve({ state, view, messages, call, enqueue, playMove, guard }) {
   // While Solve plays: {timer} of its next move, and {announced} once #searching was said.
   let solving = null;
 
@@ -59,7 +60,7 @@ export function createSolve({ state, view, messages, call, enqueue, playMove }) 
         messages.note(saidRefusal(reply, state));
         return null;
       }
-      state.solvable = { solved: "yes", impossible: "no" }[reply.result] ?? "unknown";
+      guard.learned({ solved: "yes", impossible: "no" }[reply.result] ?? "unknown");
       if (reply.result === "impossible") {
         messages.say(() => (reply.start ? t("hint.cannot-win-deal") : t("hint.cannot-win")));
       } else if (reply.result === "unknown") messages.say(() => t("hint.unknown"));
@@ -132,5 +133,13 @@ export function createSolve({ state, view, messages, call, enqueue, playMove }) 
     });
   }
 
-  return { hint, solve, stop };
+  return {
+    hint,
+    solve,
+    stop,
+    /** The game changed (moves.js): the hint on the table goes; the caller renders. */
+    forget() {
+      state.hint = null;
+    },
+  };
 }

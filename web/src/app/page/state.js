@@ -1,6 +1,6 @@
-// The page's state: one plain object, no DOM. Modules read it and change it where they own a
-// part (moves.js the game, deals.js the deal shown, language.js the language: docs/architecture.md
-// lists the owners); the views draw from it, never from the DOM.
+// The page's state: one plain object, no DOM. Each field has one module that writes it
+// (moves.js the game, deals.js the deal shown...: docs/architecture.md, "The state's owners");
+// the others read it, and the views draw from it, never from the DOM.
 import rules from "./rules.js";
 
 export const MOVE = new RegExp(`^(?:${rules.move})$`);

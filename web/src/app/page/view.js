@@ -1,5 +1,6 @@
-// The page's view: draws everything the state says, in one place. A move's steps (the move,
-// then each automatic move) are shown one after another as their cards glide; the next render
+// The page's view: draws everything the state says, in one place, once a frame however many
+// modules ask for it in between (chessground's batching). A move's steps (the move, then each
+// automatic move) are shown one after another as their cards glide; the next move's render
 // cuts that short, so showing never holds up the next input.
 import { reducedMotion } from "./board.js";
 import { formatNumber, t } from "./i18n.js";
@@ -36,10 +37,12 @@ const VERDICTS = {
 
 /**
  * The view of the page's elements (see main.js) and the table's board (board.js):
- * render(state, steps) draws the state; shake(code) shakes a card that cannot move.
+ * render(state, steps) draws the state in the next frame; shake(code) shakes a card that
+ * cannot move.
  */
 export function createView(dom, board) {
   let timer = 0;
+  let asked = null; // the render asked for the next frame: {state, steps, glide}
   let written = ""; // what the view last put in the deal field
 
   function renderCounts(game) {
@@ -196,8 +199,11 @@ export function createView(dom, board) {
     renderWin(state);
   }
 
-  /** Draw the state; `steps` are games to show first, one after another, gliding. */
-  function render(state, steps = [], { glide = false } = {}) {
+  /** Draw the state asked for: its steps one after another, then the state itself. */
+  function draw() {
+    if (!asked) return;
+    const { state, steps, glide } = asked;
+    asked = null;
     clearTimeout(timer);
     // The last step is the game itself.
     const shown = reducedMotion() ? [] : steps.slice(0, -1);
@@ -213,6 +219,23 @@ export function createView(dom, board) {
       timer = setTimeout(next, STEP_MS);
     };
     next();
+  }
+
+  /**
+   * Draw the state in the next frame (in a tab out of sight, where frames wait, in the next
+   * task); `steps` are games to show first, one after another, gliding. Asked again before
+   * then, the frame draws once: the latest steps asked for, gliding if any ask did.
+   */
+  function render(state, steps = [], { glide = false } = {}) {
+    const waiting = asked !== null;
+    asked = {
+      state,
+      steps: steps.length ? steps : (asked?.steps ?? []),
+      glide: glide || Boolean(asked?.glide),
+    };
+    if (waiting) return;
+    if (document.visibilityState === "hidden") setTimeout(draw);
+    else requestAnimationFrame(draw);
   }
 
   return {
