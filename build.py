@@ -95,13 +95,13 @@ each leaves as files of their own: boot.js, which index.html also loads on its o
 one worker); the languages; and what the worker imports only when it boots (the runtime,
 snapshot.js). A browser then fetches two modules where it fetched thirty, three levels deep."""
 SOURCES = [ROOT / "pyproject.toml", ROOT / "README.md", *sorted((ROOT / "py").rglob("*.py"))]
-LAYERS = ("shrink", "compile", "patterns", "generated", "stream", "bundles", "snapshot", "warmup",
-          "openings", "routes")  # fmt: skip
+LAYERS = ("shrink", "compile", "patterns", "generated", "stream", "bundles", "snapshot",
+          "openings")  # fmt: skip
 """The start-up's speed-ups, each a layer over the plain boot with its switch: the build leaves
 out those it is told to (`--without`, `--plain`: all), and manifest.json's `layers` tells the
 page's code which are on. What each does and saves, and where: docs/architecture.md, "The
 start-up in layers"."""
-NEEDS = {"patterns": "compile", "generated": "compile", "warmup": "snapshot"}
+NEEDS = {"patterns": "compile", "generated": "compile"}
 """The layers that work only with another."""
 
 

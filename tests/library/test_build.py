@@ -40,9 +40,9 @@ class TestChosenLayers:
 
     def test_without_names_its_folder(self) -> None:
         """--without leaves out the layers named, into a folder that names them, sorted."""
-        layers = chosen_layers(plain=False, without="openings, routes")
-        assert layers == frozenset(LAYERS) - {"openings", "routes"}
-        assert site_folder(layers) == ROOT / "dist-without-openings-routes"
+        layers = chosen_layers(plain=False, without="openings, bundles")
+        assert layers == frozenset(LAYERS) - {"openings", "bundles"}
+        assert site_folder(layers) == ROOT / "dist-without-bundles-openings"
 
     def test_a_layer_goes_with_the_one_it_needs(self) -> None:
         """Leaving out compile leaves out the layers that need it."""
@@ -64,7 +64,7 @@ def test_the_page_asks_only_for_layers_the_build_knows() -> None:
     for module in (ROOT / "web" / "src").rglob("*.js"):
         asked |= set(LAYER_CHECK.findall(module.read_text()))
     assert asked <= set(LAYERS)
-    assert {"stream", "snapshot", "warmup", "openings", "routes", "patterns"} <= asked
+    assert {"stream", "snapshot", "openings", "patterns"} <= asked
 
 
 def test_busy_cpu_seconds_count_work() -> None:

@@ -724,38 +724,6 @@ class TestServiceWorker:
         offline_copy_ready(page)
         plays_offline(returning, page, site_url, 617)
 
-    def test_a_repeat_visit_takes_the_files_from_the_cache_itself(
-        self, returning: BrowserContext, site_url: str
-    ) -> None:
-        """The browser serves the build's files from its cache by the worker's static routes.
-
-        Chromium's DevTools protocol names the rule each response came by: the page's address
-        through the fetch handler (its cached page serves every ?deal=), every other file the
-        page asks for straight from the cache, without the service worker running (the worker's
-        requests, the WebAssembly's among them, are not the page's to see).
-        """
-        files = manifest()
-        page = returning.new_page()
-        visit_with_snapshot(page, f"{site_url}?deal=617")
-        again = returning.new_page()
-        session = returning.new_cdp_session(again)
-        session.send("Network.enable")
-        sources: dict[str, str | None] = {}
-
-        def responded(event: dict[str, Any]) -> None:
-            url, route = event["response"]["url"], event["response"].get("serviceWorkerRouterInfo")
-            if url.startswith(site_url):
-                sources[url.removeprefix(site_url)] = (route or {}).get("actualSourceType")
-
-        session.on("Network.responseReceived", responded)
-        boot(again, f"{site_url}?deal=1")
-        assert_board(again, 1)
-        assert sources.pop("?deal=1") == "fetch-event"
-        assert "app/page/main.js" in sources
-        assert "manifest.json" in sources
-        assert set(sources) <= {*files["files"], "manifest.json"}
-        assert set(sources.values()) == {"cache"}, sources
-
     def test_subpath_requests_stay_under_it(
         self, make_context: ContextFactory, subpath_url: str
     ) -> None:
@@ -812,17 +780,6 @@ SNAPSHOT_SIZE_JS = """async () => {
     return { complete: bytes.length === expected, nonzero: bytes.subarray(0, 64).some(Boolean) };
 }"""
 
-WARMED_UP_JS = """() => new Promise((resolve) => {
-    const until = performance.now() + 10_000;
-    const look = () => {
-        if (performance.getEntriesByName("warmed-up").length) resolve(true);
-        else if (performance.now() > until) resolve(false);
-        else setTimeout(look, 50);
-    };
-    look();
-})"""
-"""In the page's worker: whether the warm-up after a snapshot (runtime.js) ends within 10 s."""
-
 
 def visit_with_snapshot(page: Page, url: str) -> None:
     """Visit, wait for the snapshot in the cache and the service worker in charge."""
@@ -833,7 +790,7 @@ def visit_with_snapshot(page: Page, url: str) -> None:
 
 class TestSnapshot:
     def test_a_repeat_visit_resumes_python(self, returning: BrowserContext, site_url: str) -> None:
-        """The second visit resumes Python from the snapshot: no wheel, same play, warmed up."""
+        """The second visit resumes Python from the snapshot: no wheel, same play."""
         files = manifest()
         page = returning.new_page()
         visit_with_snapshot(page, f"{site_url}?deal=617")
@@ -847,8 +804,6 @@ class TestSnapshot:
         assert_board(page, 2)
         page.wait_for_timeout(500)  # a loading stage reported late would show by now
         expect(page.locator("#status")).to_have_text("")
-        [worker] = page.workers
-        assert worker.evaluate(WARMED_UP_JS), "the warm-up after the snapshot did not end"
         assert f"{site_url}{files['stdlib']}" in requested
         for name in ("stdlib_later", "wheel"):  # the first with the snapshot's files
             assert f"{site_url}{files[name]}" not in requested

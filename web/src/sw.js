@@ -18,10 +18,6 @@
 //   every open page reloads (bridge.js): no page ever runs files of two builds.
 // - The first visit's worker copies what it downloads into the build's cache (worker.js), so
 //   installing downloads only the small files again; the first build activates at once.
-// - Where the browser has static routes (Chromium), it serves the build's files from the cache
-//   itself, without running this worker (addRoutes below); the page's address, the WebAssembly
-//   and the lazy files still come to the fetch handler. The layer "routes" (docs/architecture.md,
-//   "The start-up in layers"): without it, the fetch handler answers every request.
 // - A request the fetch handler sees that asks to bypass caches (`cache: "no-store"` or
 //   `"reload"`) goes to the network, and one that asks only the browser's HTTP cache
 //   (`"only-if-cached"`: the WebAssembly's) goes there.
@@ -61,41 +57,12 @@ async function appShell(response) {
   return new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } });
 }
 
-/** A URLPattern pathname that matches exactly this one (its special characters escaped). */
-function literal(pathname) {
-  return pathname.replace(/[\\:*?+(){}]/g, "\\$&");
-}
-
-/**
- * Static routes, where the browser has them: the build's files come straight from its cache,
- * without this worker running a line (a repeat visit's modules, styles and runtime scripts no
- * longer queue for it), a file missing there from the network. The page's address, the
- * WebAssembly (fetched from the HTTP cache, see fetch below) and the lazy files still come
- * through the fetch handler. Only a speed-up: where it fails, the fetch handler does it all.
- */
-async function addRoutes(event, manifest) {
-  const lazy = Object.keys(manifest.files).filter((name) => manifest.files[name].lazy);
-  const handled = [manifest.wasm, ...lazy];
-  const pattern = (pathname) => ({ urlPattern: { pathname, baseURL: scope.href } });
-  const path = (name) => literal(new URL(name, scope).pathname);
-  try {
-    await event.addRoutes([
-      { condition: { requestMode: "navigate" }, source: "fetch-event" },
-      ...handled.map((name) => ({ condition: pattern(path(name)), source: "fetch-event" })),
-      { condition: pattern(`${literal(scope.pathname)}*`), source: { cacheName: CACHE } },
-    ]);
-  } catch {
-    // no routes: the fetch handler answers every request
-  }
-}
-
 async function install(event) {
   const listed = await download(new Request(MANIFEST, { cache: "no-cache" }));
   const manifest = await listed.clone().json();
   // A deployment caught halfway (a new sw.js, an older manifest): no install, the next check
   // tries again.
   if (manifest.build !== BUILD) throw new Error(`manifest.json is build ${manifest.build}`);
-  if (event.addRoutes && manifest.layers?.includes("routes")) await addRoutes(event, manifest);
   const cache = await caches.open(CACHE);
   await Promise.all(
     Object.entries(manifest.files).map(async ([name, file]) => {

@@ -1,8 +1,8 @@
 """The page adapter: what the worker of the web page calls (:mod:`freecell._web.session`).
 
-The worker imports this package and makes one :class:`Session`; the build calls :func:`warm_up`
-and the worker, after a memory snapshot, :func:`warm_up_steps`. The modules below hold one
-concern each (docs/architecture.md); :mod:`freecell._web.pyodide` is Pyodide's plumbing.
+The worker imports this package and makes one :class:`Session`; the build calls :func:`warm_up`.
+The modules below hold one concern each (docs/architecture.md); :mod:`freecell._web.pyodide` is
+Pyodide's plumbing.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from freecell._web.session import (
     SHORT_SECONDS,
     Session,
     warm_up,
-    warm_up_steps,
 )
 
 __all__ = [
@@ -24,5 +23,4 @@ __all__ = [
     "SHORT_SECONDS",
     "Session",
     "warm_up",
-    "warm_up_steps",
 ]

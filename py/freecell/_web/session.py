@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, Concatenate, ParamSpec
 
 import freecell._web.moves as _moves
@@ -65,7 +65,6 @@ __all__ = [
     "SHORT_SECONDS",
     "Session",
     "warm_up",
-    "warm_up_steps",
 ]
 
 
@@ -435,91 +434,70 @@ class Session:
         return self._turns.think(self._game, max_seconds)
 
 
-def warm_up(number: int, search_seconds: float = 0.001) -> None:
+def warm_up(number: int, search_seconds: float = 0.001) -> None:  # noqa: PLR0915 - a request a line
     """Make every request of the page, as the page makes it, on a throwaway session.
 
     The session plays deal ``number``; every request of :data:`freecell._web.protocol.REQUESTS`
     goes through :meth:`Session.handle` with JSON arguments, refusals too. The build runs it,
     searching until the answer, to learn which modules the page imports. A hint's search gets
-    ``search_seconds`` at most, a short search a second. The page's worker takes the same
-    steps a few at a time (:func:`warm_up_steps`).
+    ``search_seconds`` at most, a short search a second.
 
     >>> warm_up(1)
     """
-    for _ in warm_up_steps(number, search_seconds):
-        pass
-
-
-def warm_up_steps(number: int, search_seconds: float = 0.001) -> Iterator[str]:  # noqa: PLR0915 - a request a line
-    """:func:`warm_up` one step at a time: yield each request's name once it is answered.
-
-    The page's worker takes these steps in idle moments after Python's memory is restored from
-    a snapshot, a few milliseconds at a time between the page's own requests, so that the
-    browser's WebAssembly engine has seen the interpreter at work before the player's first
-    moves. A whole :func:`warm_up` takes 40-120 ms in the page; a step, one request, a few.
-
-    >>> steps = warm_up_steps(1)
-    >>> next(steps), next(steps)
-    ('new_game', 'hint')
-    >>> "no such request" in steps
-    True
-    """
     session = Session()
 
-    def ask(request: str, **args: object) -> str:
+    def ask(request: str, **args: object) -> None:
         session.handle(request, json.dumps(args))
-        return request
 
-    def think(seconds: float) -> str:
+    def think(seconds: float) -> None:
         session.think(seconds)
-        return "think"
 
-    yield ask("new_game", text=str(number))
-    yield ask("hint")
+    ask("new_game", text=str(number))
+    ask("hint")
     if session.think(search_seconds) == "done":
         hint: dict[str, Any] = json.loads(session.handle("hint", "{}"))
-        yield ask("play_move", move=hint["moves"][0])
-    yield ask("solve")
-    yield think(min(search_seconds, 1.0))  # the whole short search would take seconds
-    yield ask("solve")
-    yield ask("solve_stop")
-    yield ask("check")
-    yield ask("grade")
-    yield ask("par")
-    yield think(min(search_seconds, 1.0))  # a whole par search would take seconds
-    yield ask("par")
-    yield ask("undo_to_winnable")
-    yield ask("min_cells")
+        ask("play_move", move=hint["moves"][0])
+    ask("solve")
+    think(min(search_seconds, 1.0))  # the whole short search would take seconds
+    ask("solve")
+    ask("solve_stop")
+    ask("check")
+    ask("grade")
+    ask("par")
+    think(min(search_seconds, 1.0))  # a whole par search would take seconds
+    ask("par")
+    ask("undo_to_winnable")
+    ask("min_cells")
     deals = MIN_CELLS_DEALS
     table = f"# freecell min-cells {deals[0]}..{deals[-1]}\n" + "3" * len(deals)
-    yield ask("min_cells", table=table)
-    yield ask("new_game", text=str(number), faces=False)
-    yield ask("new_game", text=str(number), step=1)
-    yield ask("new_game", text="not a deal")
-    yield ask("daily", date="2026-11-30")
-    yield think(search_seconds)
-    yield ask("daily", date="not a date")
-    yield ask("random_deal", grade="1", seed="warm up")
-    yield ask("random_deal", grade="0", seed="warm up")
-    yield think(search_seconds)
-    yield ask("identify", text="JD 2D 9H JC 5D 7H 7C 5H")
-    yield think(search_seconds)
-    yield ask("identify", text="JD 2D JD")
-    yield ask("identify_stop")
+    ask("min_cells", table=table)
+    ask("new_game", text=str(number), faces=False)
+    ask("new_game", text=str(number), step=1)
+    ask("new_game", text="not a deal")
+    ask("daily", date="2026-11-30")
+    think(search_seconds)
+    ask("daily", date="not a date")
+    ask("random_deal", grade="1", seed="warm up")
+    ask("random_deal", grade="0", seed="warm up")
+    think(search_seconds)
+    ask("identify", text="JD 2D 9H JC 5D 7H 7C 5H")
+    think(search_seconds)
+    ask("identify", text="JD 2D JD")
+    ask("identify_stop")
     for source in CASCADES:
-        yield ask("targets", source=source)
-    yield ask("play_card", card=CARD_CODES[0])
-    yield ask("play", source="1", target="a")
-    yield ask("play", source="1", target="9")
-    yield ask("play", source="2", target="a", card=CARD_CODES[0], auto="all", longest=True)
-    yield ask("play_move", move="1a", auto="safe")
-    yield ask("auto_moves", auto="safe")
-    yield ask("auto_moves", auto="max")
-    yield ask("position_text")
-    yield ask("undo")
-    yield ask("redo")
-    yield ask("seek", moves=0)
-    yield ask("seek", moves=1)
-    yield ask("restart")
-    yield ask("seek", moves="not a number")  # a page's bug: refused, with what seek takes
-    yield ask("no such request")
+        ask("targets", source=source)
+    ask("play_card", card=CARD_CODES[0])
+    ask("play", source="1", target="a")
+    ask("play", source="1", target="9")
+    ask("play", source="2", target="a", card=CARD_CODES[0], auto="all", longest=True)
+    ask("play_move", move="1a", auto="safe")
+    ask("auto_moves", auto="safe")
+    ask("auto_moves", auto="max")
+    ask("position_text")
+    ask("undo")
+    ask("redo")
+    ask("seek", moves=0)
+    ask("seek", moves=1)
+    ask("restart")
+    ask("seek", moves="not a number")  # a page's bug: refused, with what seek takes
+    ask("no such request")

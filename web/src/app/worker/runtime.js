@@ -1,6 +1,6 @@
 // Python's start in the worker: the plain boot (python.js: loadPyodide, micropip installs our
 // wheel) and the layers over it that the build switched on (manifest.json's `layers`: here
-// "stream", "compile", "snapshot" and "warmup"; each described in docs/architecture.md, "The start-up in
+// "stream", "compile" and "snapshot"; each described in docs/architecture.md, "The start-up in
 // layers"). Without them, loadPyodide downloads the runtime's files from pyodide/, and every
 // visit boots Python as a first visit does.
 import { cacheName } from "./downloads.js";
@@ -9,41 +9,6 @@ import { addLaterStdlib, LATER_STDLIB } from "./stdlib.js";
 import { streamRuntime } from "./stream.js";
 
 const START_TIMEOUT_MS = 45_000; // after the downloads, Python starts in a few seconds
-
-// The "warmup" layer (needs "snapshot"; docs/architecture.md, "The start-up in layers"): after
-// a memory snapshot the worker keeps Python busy on throwaway games for about WARM_UP_MS, in
-// slices of about SLICE_MS between the page's requests (freecell._web.warm_up_steps).
-const WARM_UP_MS = 400;
-const SLICE_MS = 4;
-
-function warmUp(web) {
-  let number = 1;
-  let steps = null; // the game under way: a generator of its steps
-  let spent = 0;
-  function slice() {
-    const start = performance.now();
-    try {
-      while (performance.now() - start < SLICE_MS) {
-        steps ??= web.warm_up_steps(number++);
-        if (steps.next().done) {
-          steps.destroy();
-          steps = null;
-        }
-      }
-    } catch {
-      steps?.destroy();
-      return; // only a warm-up: the page's own requests report their errors
-    }
-    spent += performance.now() - start;
-    if (spent < WARM_UP_MS) {
-      setTimeout(slice, 0);
-      return;
-    }
-    steps?.destroy();
-    performance.mark("warmed-up");
-  }
-  setTimeout(slice, 0);
-}
 
 /**
  * Python's start: {startingSoon, start}. `root`: the site's URL; `downloads`: downloads.js's;
@@ -136,7 +101,6 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
       performance.mark("python-started");
       const web = pyodide.pyimport("freecell._web");
       performance.mark("wheel-imported");
-      if (layers.has("warmup")) warmUp(web);
       return web;
     } catch (error) {
       // A memory snapshot that cannot be restored is forgotten, and Python boots as on a first
