@@ -123,7 +123,7 @@ def measure(page: Page, base: str, count: int) -> dict[str, list[float]]:
     """Time `count` hints on fresh deals, then `count` deal changes during a search."""
     page.goto(f"{base}index.html?deal=1")
     page.wait_for_selector("html[data-state=ready]", timeout=120_000)
-    page.wait_for_timeout(1000)  # the warm-up after a start
+    page.wait_for_timeout(1000)  # the start's own requests (grade, par) under way
     deals = random.Random(20261126).sample(range(1, 1_000_001), count)  # noqa: S311 - a sample
     hints: list[float] = []
     answers: list[str] = []

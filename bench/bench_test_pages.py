@@ -7,8 +7,8 @@ profile folder, as a player's browser has) keeps what V8 compiled for the next p
 is such a profile whose pages of a site share a renderer process, where an anchor page keeps
 the module (devtools.anchor): each page gets the code that earlier ones optimised. Each context
 first makes a first visit (and its snapshot); then `--pages` (6) pages open in turn in each, at
-their own deal, until ready and `--after` (6) seconds more (the snapshot's warm-up and the
-first searches), then close. For each: the wall seconds to ready and the CPU seconds of every
+their own deal, until ready and `--after` (6) seconds more (the guard's, the grade's and par's
+searches), then close. For each: the wall seconds to ready and the CPU seconds of every
 process under this one meanwhile (Chromium's, Playwright's driver), medians. The warm contexts
 of tests/page/conftest.py are the third kind.
 """
