@@ -41,7 +41,6 @@ import threading
 import time
 import venv
 import zipfile
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
@@ -64,7 +63,7 @@ COMPILED_DIR = ROOT / "build" / "compiled"
 RUNTIME_DIR = ROOT / "build" / "runtime"
 MICROPIP_DIR = ROOT / "build" / "micropip"
 COMPILE_PYTHON = WEB / "tools" / "compile_python.mjs"
-PYTHON_TOOLS = ("compile_python.py", "record_generated.py")
+PYTHON_TOOLS = ("compile_python.py", "leave_out.py")
 """The Python that compile_python.mjs runs in the runtime, beside it."""
 SHRINK_WASM = WEB / "tools" / "shrink_wasm.mjs"
 SERVICE_WORKER = "sw.js"
@@ -95,14 +94,11 @@ each leaves as files of their own: boot.js, which index.html also loads on its o
 one worker); the languages; and what the worker imports only when it boots (the runtime,
 snapshot.js). A browser then fetches two modules where it fetched thirty, three levels deep."""
 SOURCES = [ROOT / "pyproject.toml", ROOT / "README.md", *sorted((ROOT / "py").rglob("*.py"))]
-LAYERS = ("shrink", "compile", "patterns", "generated", "stream", "bundles", "snapshot",
-          "openings")  # fmt: skip
+LAYERS = ("shrink", "compile", "stream", "bundles", "snapshot", "openings")
 """The start-up's speed-ups, each a layer over the plain boot with its switch: the build leaves
 out those it is told to (`--without`, `--plain`: all), and manifest.json's `layers` tells the
 page's code which are on. What each does and saves, and where: docs/architecture.md, "The
 start-up in layers"."""
-NEEDS = {"patterns": "compile", "generated": "compile"}
-"""The layers that work only with another."""
 
 
 def log(message: str) -> None:
@@ -255,15 +251,13 @@ def shrink_runtime(runtime: dict[str, Any]) -> Path:
 
 
 def compile_python(
-    runtime: dict[str, Any], files: Path, micropip: Path, wheel: Path, layers: Sequence[str]
+    runtime: dict[str, Any], files: Path, micropip: Path, wheel: Path
 ) -> dict[str, Path]:
     """Return the page's Python, compiled to bytecode by the runtime itself (cached).
 
-    By key: ``stdlib`` its standard library (what Python's start imports, and with the layer
-    ``generated`` the code dataclasses and namedtuple generate in the boot compiled),
-    ``stdlib_later`` the rest of it (what the page's boot imports after the start:
-    web/src/app/worker/stdlib.js) and with ``patterns`` the page's regular expressions compiled,
-    ``micropip`` and ``wheel`` the two wheels. `layers`: which of the two to compile.
+    By key: ``stdlib`` its standard library (what Python's start imports), ``stdlib_later``
+    the rest of it (what the page's boot imports after the start: web/src/app/worker/stdlib.js),
+    ``micropip`` and ``wheel`` the two wheels.
 
     web/tools/compile_python.mjs boots the runtime under Node.js, runs the page's boot and
     every request of its API, compile_python.py compiles what they imported (of our wheel,
@@ -279,7 +273,6 @@ def compile_python(
     inputs += [micropip, wheel]
     for path in inputs:
         h.update(path.read_bytes())
-    h.update(" ".join(layers).encode())
     folder = COMPILED_DIR / f"{runtime['pyodide']}-{h.hexdigest()[:16]}"
     results = {
         "stdlib": folder / "python_stdlib.zip",
@@ -294,14 +287,14 @@ def compile_python(
         log("node is missing: install Node.js (Debian: apt-get install nodejs)")
         sys.exit(1)
     log(f"compiling the page's Python to bytecode in Pyodide {runtime['pyodide']}")
-    # build/compiled/ keeps the latest few results: one for each set of layers built lately.
+    # build/compiled/ keeps the latest few results: one for each set of inputs built lately.
     kept = sorted(COMPILED_DIR.glob("*"), key=lambda path: path.stat().st_mtime, reverse=True)
     for old in kept[6:]:
         shutil.rmtree(old, ignore_errors=True)
     partial = folder.with_name(folder.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)
-    run("node", COMPILE_PYTHON, files, micropip, wheel, partial, *layers)
+    run("node", COMPILE_PYTHON, files, micropip, wheel, partial)
     partial.rename(folder)
     return results
 
@@ -465,8 +458,7 @@ def chosen_layers(plain: bool, without: str | None) -> frozenset[str]:
         sys.exit(
             f"build.py: no layer {', '.join(sorted(unknown))}; the layers: {', '.join(LAYERS)}"
         )
-    layers = set(LAYERS) - left_out
-    return frozenset(layer for layer in layers if NEEDS.get(layer, layer) in layers)
+    return frozenset(LAYERS) - left_out
 
 
 def build_site(layers: frozenset[str] = frozenset(LAYERS)) -> Path:
@@ -483,8 +475,7 @@ def build_site(layers: frozenset[str] = frozenset(LAYERS)) -> Path:
     files = shrink_runtime(runtime) if "shrink" in layers else PYODIDE
     stdlib: dict[str, Path] = {"stdlib": files / "python_stdlib.zip"}
     if "compile" in layers:
-        which = [layer for layer in ("patterns", "generated") if layer in layers]
-        compiled = compile_python(runtime, files, micropip, wheel, which)
+        compiled = compile_python(runtime, files, micropip, wheel)
         stdlib = {key: gzipped(compiled[key]) for key in ("stdlib", "stdlib_later")}
         micropip, wheel = compiled["micropip"], compiled["wheel"]
     log(f"building {site.relative_to(ROOT)}/")

@@ -13,7 +13,6 @@ import pytest
 
 from build import (
     LAYERS,
-    NEEDS,
     busy_cpu_seconds,
     chosen_layers,
     site_address,
@@ -44,14 +43,6 @@ class TestChosenLayers:
         assert layers == frozenset(LAYERS) - {"openings", "bundles"}
         assert site_folder(layers) == ROOT / "dist-without-bundles-openings"
 
-    def test_a_layer_goes_with_the_one_it_needs(self) -> None:
-        """Leaving out compile leaves out the layers that need it."""
-        layers = chosen_layers(plain=False, without="compile")
-        assert layers == frozenset(LAYERS) - {
-            "compile",
-            *(k for k, v in NEEDS.items() if v == "compile"),
-        }
-
     def test_an_unknown_layer_is_refused(self) -> None:
         """A name that is no layer ends the build, naming the layers."""
         with pytest.raises(SystemExit, match="no layer speed; the layers: shrink"):
@@ -64,7 +55,7 @@ def test_the_page_asks_only_for_layers_the_build_knows() -> None:
     for module in (ROOT / "web" / "src").rglob("*.js"):
         asked |= set(LAYER_CHECK.findall(module.read_text()))
     assert asked <= set(LAYERS)
-    assert {"stream", "snapshot", "openings", "patterns"} <= asked
+    assert {"stream", "snapshot", "openings"} <= asked
 
 
 def test_busy_cpu_seconds_count_work() -> None:

@@ -13,26 +13,11 @@ const [dist] = process.argv.slice(2);
 // As the page's worker has it (site_runtime.mjs).
 const { manifest, loadPyodide, options, laterStdlib } = await siteRuntime(dist);
 const snapshots = await import(pathToFileURL(join(dist, "app", "worker", "snapshot.js")).href);
-const { addLaterStdlib, LATER_STDLIB, PATTERNS } = await import("../../web/src/app/worker/stdlib.js");
+const { addLaterStdlib, LATER_STDLIB } = await import("../../web/src/app/worker/stdlib.js");
 const { installWheel } = await import("../../web/src/app/worker/python.js"); // the worker's, bundled
 
 const first = await loadPyodide({ ...options, _makeSnapshot: true });
 addLaterStdlib(first, laterStdlib);
-// What re compiles from here on: nothing, if the page's patterns came compiled (stdlib.js).
-const counting = first.runPython(`
-from re import _compiler
-
-def counting(compile, compiled):
-    def count(pattern, flags=0):
-        compiled.append(pattern)
-        return compile(pattern, flags)
-    count.original = compile
-    return count
-
-compiled = []
-_compiler.compile = counting(_compiler.compile, compiled)
-compiled
-`);
 const firstWeb = await installWheel(first, {
   micropip: join(dist, manifest.micropip),
   wheel: readFileSync(join(dist, manifest.wheel)),
@@ -41,20 +26,9 @@ const firstWeb = await installWheel(first, {
 await new Promise((resolve) => setTimeout(resolve, 0));
 const firstSession = firstWeb.Session(); // the worker's, which answers before the snapshot
 firstSession.new_game("617", "", 0, true, "");
-const patternsCompiled = counting.toJs();
-first.runPython("from re import _compiler; _compiler.compile = _compiler.compile.original");
 const taken = snapshots.takeSnapshot(first);
 const response = snapshots.snapshotResponse(first, taken, [LATER_STDLIB]);
 const stored = (await response.clone().arrayBuffer()).byteLength;
-// The build's own check of the patterns (compile_python.py), now that the snapshot is taken.
-first.FS.mkdirTree("/tools");
-const tool = new URL("../../web/tools/compile_python.py", import.meta.url);
-first.FS.writeFile("/tools/compile_python.py", readFileSync(tool));
-first.pyimport("sys").path.insert(0, "/tools");
-const tools = first.pyimport("compile_python");
-const patternsChecked = tools.check_patterns(PATTERNS);
-// And of the code Python generated from its start on: site imported the first zip's module.
-const [generatedTaken, generatedHeld] = tools.check_generated("sitecustomize").toJs();
 
 const restored = snapshots.readSnapshot(response);
 await restored.filled;
@@ -81,10 +55,6 @@ console.log(
     same_memory: sameMemory,
     files: restored.files.map(([path]) => path),
     first_cascade: reply.game.cascades?.[0] ?? null,
-    patterns_compiled: patternsCompiled,
-    patterns_checked: patternsChecked,
-    generated_taken: generatedTaken,
-    generated_held: generatedHeld,
     moves: after.game.moves,
   }),
 );

@@ -227,38 +227,6 @@ class TestSnapshot:
         """The standard library's second zip is restored with the files: its modules import."""
         assert snapshot_result["later_stdlib"] == "/lib/python_stdlib_later.zip"
 
-    def test_the_boot_compiles_no_pattern(self, snapshot_result: dict[str, Any]) -> None:
-        """After Python's start, the first visit's boot compiles no regular expression.
-
-        Those of micropip, the install, our wheel and the first request come compiled with the
-        second zip (compile_python.py's patterns), as re itself compiles them, and re.compile
-        takes them from its cache (compile_python.py's check_patterns, which raises otherwise).
-        """
-        assert snapshot_result["patterns_compiled"] == []
-        assert snapshot_result["patterns_checked"] > 30
-
-    def test_the_boot_compiles_no_generated_code(self, snapshot_result: dict[str, Any]) -> None:
-        """From Python's start on, the boot compiles none of the code that Python generates.
-
-        dataclasses makes each dataclass's methods, and namedtuple each tuple's __new__, by
-        compiling a source: the first zip's sitecustomize hands them compiled at build time
-        (compile_python.py's generated_code), each what Python compiles from its source
-        (check_generated raises otherwise, or if the boot compiled one itself).
-        """
-        assert snapshot_result["generated_taken"] > 35
-        assert snapshot_result["generated_held"] >= snapshot_result["generated_taken"]
-
-    def test_code_the_build_never_saw_compiles_as_ever(
-        self, snapshot_result: dict[str, Any]
-    ) -> None:
-        """A dataclass and a named tuple made after the boot: compiled there, and they work."""
-        assert snapshot_result["fresh_classes"] == [
-            "Fresh(seen_by_the_build=False)",
-            "Pair(left=1, never_seen=2)",
-            True,
-        ]
-        assert snapshot_result["fresh_missed"] == 2
-
     def test_no_installer_in_the_snapshot(self, snapshot_result: dict[str, Any]) -> None:
         """micropip installed the wheel, and is gone from the resumed runtime."""
         assert snapshot_result["micropip_imported"] is False

@@ -1,12 +1,10 @@
 // Build the page's Python: exactly the modules the page imports, compiled to bytecode, and
 // check that it is enough.
 //
-// Usage: node web/tools/compile_python.mjs RUNTIME_DIR MICROPIP_WHEEL WHEEL OUT_DIR [LAYER...]
-// Writes OUT_DIR/python_stdlib.zip (what Python's start imports, and with the layer
-// "generated" the code dataclasses and namedtuple generate in the boot, compiled:
-// compile_python.py's generated_code), OUT_DIR/python_stdlib_later.zip (what the page's boot
-// imports after it, and with the layer "patterns" the regular expressions it compiles after
-// it, compiled: see ../src/app/worker/stdlib.js) and the two wheels, compiled, under their own names.
+// Usage: node web/tools/compile_python.mjs RUNTIME_DIR MICROPIP_WHEEL WHEEL OUT_DIR
+// Writes OUT_DIR/python_stdlib.zip (what Python's start imports), OUT_DIR/python_stdlib_later.zip
+// (what the page's boot imports after it: see ../src/app/worker/stdlib.js) and the two wheels,
+// compiled, under their own names.
 //
 // The stock python_stdlib.zip and the wheels hold only sources, which a page would compile on
 // every first visit, and most of which it never imports. This runs the page's own boot inside
@@ -19,19 +17,14 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [runtime, micropipWheel, ourWheel, out, ...layers] = process.argv.slice(2);
-const LAYERS = ["patterns", "generated"]; // compiled at build time, each if named
-if (!out || layers.some((layer) => !LAYERS.includes(layer))) {
-  console.error(
-    `usage: node compile_python.mjs RUNTIME_DIR MICROPIP_WHEEL WHEEL OUT_DIR [${LAYERS.join(" ")}]`,
-  );
+const [runtime, micropipWheel, ourWheel, out, ...rest] = process.argv.slice(2);
+if (!out || rest.length) {
+  console.error("usage: node compile_python.mjs RUNTIME_DIR MICROPIP_WHEEL WHEEL OUT_DIR");
   process.exit(2);
 }
-const withPatterns = layers.includes("patterns");
-const withGenerated = layers.includes("generated");
 const { loadPyodide } = await import(pathToFileURL(join(runtime, "pyodide.mjs")).href);
 const { takeSnapshot } = await import("../src/app/worker/snapshot.js");
-const { addLaterStdlib, PATTERNS } = await import("../src/app/worker/stdlib.js");
+const { addLaterStdlib } = await import("../src/app/worker/stdlib.js");
 const { bootPython, installWheel } = await import("../src/app/worker/python.js");
 const indexURL = `${resolve(runtime)}/`;
 
@@ -57,34 +50,26 @@ function withCompiler(pyodide) {
   return pyodide.pyimport("compile_python");
 }
 
-// The first zip's module of generated code, and the first runtime's that notes it: site
-// imports a module of this name at Python's start.
-const GENERATED_MODULE = "sitecustomize";
-
 // Python's start imports ssl only if it is there (asyncio does), and the page never uses it:
 // TLS is the browser's business. Left out, the start skips ssl and its C module's setup, and
 // asyncio runs as on a CPython built without ssl.
 const LEFT_OUT = ["ssl"];
 
-// What the page imports: at Python's start, and after it; and what dataclasses and namedtuple
-// compile, from Python's start on (record_generated.py, this runtime's own sitecustomize, which
-// also makes the modules LEFT_OUT unimportable here, as they are in the page).
-const recorder = readFileSync(new URL("./record_generated.py", import.meta.url));
+// What the page imports: at Python's start, and after it (leave_out.py, this runtime's own
+// sitecustomize, which site imports at Python's start, makes the modules LEFT_OUT unimportable
+// here, as they are in the page).
+const leaveOut = readFileSync(new URL("./leave_out.py", import.meta.url));
 const page = await loadPyodide({
   indexURL,
   env: { LEFT_OUT: LEFT_OUT.join(" ") },
   fsInit(FS, { sitePackages }) {
     FS.mkdirTree(sitePackages);
-    FS.writeFile(`${sitePackages}/${GENERATED_MODULE}.py`, recorder);
+    FS.writeFile(`${sitePackages}/sitecustomize.py`, leaveOut);
   },
 });
 const pageCompiler = withCompiler(page);
 const atStart = pageCompiler.imported().toJs({ dict_converter: Object.fromEntries }).stdlib;
-const patternsAtStart = pageCompiler.cached_patterns();
 await pageBoot(page, micropipWheel, ourWheel);
-// The regular expressions the boot compiled after Python's start, compiled here for the page.
-const patterns = pageCompiler.patterns(patternsAtStart);
-const generated = pageCompiler.generated_code(GENERATED_MODULE);
 const imported = pageCompiler.imported().toJs({ dict_converter: Object.fromEntries });
 const { stdlib, packages } = imported;
 // By top-level package: a package's submodules are found only where the package is (its
@@ -107,16 +92,8 @@ const results = {
   wheel: join(out, basename(ourWheel)),
 };
 const summary = [
-  compiler.build_stdlib(
-    compiling.toPy(first),
-    "/tmp/python_stdlib.zip",
-    compiling.toPy(withGenerated ? { [`${GENERATED_MODULE}.py`]: generated } : {}),
-  ),
-  compiler.build_stdlib(
-    compiling.toPy(later),
-    "/tmp/python_stdlib_later.zip",
-    compiling.toPy(withPatterns ? { [`${PATTERNS}.py`]: patterns } : {}),
-  ),
+  compiler.build_stdlib(compiling.toPy(first), "/tmp/python_stdlib.zip"),
+  compiler.build_stdlib(compiling.toPy(later), "/tmp/python_stdlib_later.zip"),
 ];
 for (const [wheel, only, lines] of [
   [micropipWheel, compiling.toPy(ofMicropip), false],
@@ -138,7 +115,7 @@ try {
   const { pyodide: fresh, web } = await bootPython({
     loadPyodide,
     options: { indexURL, stdLibURL: resolve(results.stdlib), _makeSnapshot: true },
-    afterStart: (python) => addLaterStdlib(python, later, { patterns: withPatterns }),
+    afterStart: (python) => addLaterStdlib(python, later),
     micropip: resolve(results.micropip),
     wheel: readFileSync(results.wheel),
     name: basename(results.wheel),
@@ -146,18 +123,6 @@ try {
   web.warm_up(617, 60); // as pageBoot
   await new Promise((resolve) => setTimeout(resolve, 0)); // as the worker does
   if (!takeSnapshot(fresh)) throw new Error("no memory snapshot could be taken");
-  const checker = withCompiler(fresh);
-  if (withPatterns) {
-    const patternCount = checker.check_patterns(PATTERNS);
-    summary.push(`${PATTERNS}: ${patternCount} regular expressions compiled, each checked`);
-  }
-  if (withGenerated) {
-    const [taken, held] = checker.check_generated(GENERATED_MODULE).toJs();
-    if (taken !== held) {
-      throw new Error(`the boot took ${taken} of ${GENERATED_MODULE}'s ${held} codes`);
-    }
-    summary.push(`${GENERATED_MODULE}: ${held} generated codes compiled, each checked and taken`);
-  }
 } catch (error) {
   console.error(`The compiled Python is not enough for the page's boot:\n${error}`);
   process.exit(1);

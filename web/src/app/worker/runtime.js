@@ -88,7 +88,7 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
       // loadPyodide checks) instead of downloading pyodide-lock.json.
       options.lockFileContents = { info: files.lockfile_info, packages: {} };
     }
-    const first = { loadPyodide, options, files, layers, tools, afterStartIn };
+    const first = { loadPyodide, options, files, tools, afterStartIn };
     if (!restored) return bootAndSave({ ...first, afterStart: firstDownloads });
     try {
       const pyodide = await race(
@@ -119,7 +119,7 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
   // (python.js), and with "snapshot" Python's state is saved for the next visits once it has
   // answered (save).
   async function bootAndSave(first) {
-    const { loadPyodide, options, files, layers, tools, afterStartIn, afterStart } = first;
+    const { loadPyodide, options, files, tools, afterStartIn, afterStart } = first;
     let downloaded = afterStart; // under way since the WebAssembly came in ("stream")
     const { pyodide, web } = await bootPython({
       loadPyodide,
@@ -129,8 +129,7 @@ export function createRuntime({ root, downloads, status, fail, race, failed }) {
         downloaded = Promise.resolve(downloaded ?? afterStartIn());
         const { later } = await downloaded;
         if (!later) return;
-        const patterns = layers.has("patterns");
-        addLaterStdlib(python, new Uint8Array(await race(later)), { patterns });
+        addLaterStdlib(python, new Uint8Array(await race(later)));
       },
       micropip: new URL(files.micropip, root).href,
       wheel: () => downloaded.then(({ wheel }) => wheel),

@@ -3,23 +3,12 @@
 // (micropip's and our wheel's), which download with the wheels once the WebAssembly is in, so
 // that Python's start does not wait for them on a slow link. This puts the second on Python's
 // path; a memory snapshot keeps it with its files (runtime.js).
-//
-// The second zip also holds the page's regular expressions, compiled at build time
-// (web/tools/compile_python.py's patterns): the patterns the boot compiles after Python's start,
-// which re would otherwise compile in Python code, in WebAssembly not optimised yet. Importing
-// the module puts them into re's cache before micropip's import asks for them.
 
 /** Where the second zip lives in Python's file system. */
 export const LATER_STDLIB = "/lib/python_stdlib_later.zip";
 
-/** The second zip's module of the page's regular expressions, compiled (the build writes it). */
-export const PATTERNS = "page_patterns";
-
-/**
- * Put the second zip (its bytes) on Python's path, right after the first; load its patterns,
- * if the build compiled them (the layer "patterns": docs/architecture.md).
- */
-export function addLaterStdlib(pyodide, bytes, { patterns = true } = {}) {
+/** Put the second zip (its bytes) on Python's path, right after the first. */
+export function addLaterStdlib(pyodide, bytes) {
   pyodide.FS.writeFile(LATER_STDLIB, bytes);
   const sys = pyodide.pyimport("sys");
   const path = sys.path;
@@ -30,5 +19,4 @@ export function addLaterStdlib(pyodide, bytes, { patterns = true } = {}) {
     path.destroy();
     sys.destroy();
   }
-  if (patterns) pyodide.pyimport(PATTERNS).destroy();
 }
