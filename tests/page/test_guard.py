@@ -90,6 +90,20 @@ def wait_for_answers(page: Page, count: int) -> None:
     poll(page, "(count) => window.answered.length >= count", count, timeout_ms=30_000)
 
 
+def run_until_drawn(page: Page, attribute: str, value: str, most_ms: int) -> int:
+    """Under a paused clock, run it 4 ms at a time until #board's `attribute` is `value`.
+
+    The page draws in an animation frame, which the paused clock holds; returns the ms run.
+    """
+    board = page.locator("#board")
+    ran = 0
+    while board.get_attribute(attribute) != value:
+        assert ran < most_ms, f"#board[{attribute}] still {board.get_attribute(attribute)!r}"
+        page.clock.run_for(4)
+        ran += 4
+    return ran
+
+
 def play_keys(page: Page, move: str) -> None:
     """Play a move of two places with the keyboard: its source, then its target."""
     blur(page)
@@ -176,8 +190,9 @@ class TestGuard:
     ) -> None:
         """Ten deals passed 20 ms apart (a held N): one check, grade, lookup and par, the last's.
 
-        The page's clock is Playwright's, paused: each deal rests exactly 20 ms, however
-        slow the machine, and the last one the page's SETTLE_MS.
+        The page's clock is Playwright's, paused: each deal rests 20 ms (longer only while its
+        frame waits to be drawn, never SETTLE_MS), however slow the machine, and the last one
+        the page's SETTLE_MS.
         """
         page = pages(browser="clock")  # a clock stays in its context: not the shared one
         page.clock.install()
@@ -185,17 +200,19 @@ class TestGuard:
         boot(page, f"{site_url}?deal=617")
         board = page.locator("#board")
         expect(board).to_have_attribute("data-difficulty", re.compile("."))
-        page.clock.pause_at(page.evaluate("() => Date.now()") + 1000)
-        page.evaluate("() => { window.asked = []; window.answered = []; }")
-        for number in range(618, 628):
-            page.evaluate(PRESS_N_JS)
-            wait_for_answers(page, number - 617)
-            page.clock.run_for(20)  # a frame draws it
-            expect(board).to_have_attribute("data-deal", str(number))
-        assert page.evaluate("() => window.asked") == ["new_game"] * 10
         settle_ms = int(re.findall(r"const SETTLE_MS = (\d+);", SETTLE_JS.read_text())[0])
-        page.clock.run_for(settle_ms - 20)
-        page.clock.resume()
+        page.clock.pause_at(page.evaluate("() => Date.now()") + 1000)
+        try:
+            page.evaluate("() => { window.asked = []; window.answered = []; }")
+            for number in range(618, 628):
+                page.evaluate(PRESS_N_JS)
+                wait_for_answers(page, number - 617)
+                rested = run_until_drawn(page, "data-deal", str(number), settle_ms - 4)
+                page.clock.run_for(max(0, 20 - rested))
+            assert page.evaluate("() => window.asked") == ["new_game"] * 10
+            page.clock.run_for(settle_ms - 20)
+        finally:
+            page.clock.resume()  # the context's clock runs again for the next test
         expect(board).to_have_attribute("data-solvable", "yes")
         expect(board).to_have_attribute("data-difficulty", re.compile("."))
         page.wait_for_function("() => window.asked.includes('par')")  # once the guard answered
@@ -292,16 +309,18 @@ class TestGrade:
         board = page.locator("#board")
         expect(board).to_have_attribute("data-difficulty", re.compile("."))
         page.clock.pause_at(page.evaluate("() => Date.now()") + 1000)
-        page.evaluate("() => { window.answered = []; }")
-        page.locator("#deal").fill("657")
-        page.locator("#deal").press("Enter")
-        wait_for_answers(page, 1)
-        settle_ms = int(re.findall(r"const SETTLE_MS = (\d+);", SETTLE_JS.read_text())[0])
-        page.clock.run_for(settle_ms)  # the deal drawn, and rested
-        expect(board).to_have_attribute("data-deal", "657")
-        play_keys(page, "5a")
-        wait_for_answers(page, 2)
-        page.clock.resume()
+        try:
+            page.evaluate("() => { window.answered = []; }")
+            page.locator("#deal").fill("657")
+            page.locator("#deal").press("Enter")
+            wait_for_answers(page, 1)
+            settle_ms = int(re.findall(r"const SETTLE_MS = (\d+);", SETTLE_JS.read_text())[0])
+            rested = run_until_drawn(page, "data-deal", "657", settle_ms)
+            page.clock.run_for(settle_ms - rested)  # the deal drawn, and rested
+            play_keys(page, "5a")
+            wait_for_answers(page, 2)
+        finally:
+            page.clock.resume()  # the context's clock runs again for the next test
         expect(board).to_have_attribute("data-moves", "5a")
         expect(board).to_have_attribute("data-difficulty", "4")
 
