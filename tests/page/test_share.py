@@ -15,7 +15,18 @@ from html.parser import HTMLParser
 import pytest
 from playwright.sync_api import Page, expect
 
-from helpers import DIST, PHONE_OPTIONS, PageFactory, boot, link, manifest, menu, poll, press
+from helpers import (
+    DIST,
+    PHONE_OPTIONS,
+    QUICK_PAR_DEAL,
+    PageFactory,
+    boot,
+    link,
+    manifest,
+    menu,
+    poll,
+    press,
+)
 
 SHARE_JS = """window.__shared = [];
 Object.defineProperty(Navigator.prototype, "share", {
@@ -50,18 +61,20 @@ class TestShare:
         """
         page = pages(**(PHONE_OPTIONS if device == "phone" else {}))
         page.add_init_script(SHARE_JS)
-        boot(page, link(site_url, 617, ["8a", "8b"]))
+        boot(page, link(site_url, QUICK_PAR_DEAL, ["8a", "8b"]))
         press(page, "share")  # at once: the par's search waits for the deal to settle
         poll(page, "() => window.__shared.length === 1")
-        name = "FreeCell deal #617"
-        assert shared(page) == [{"title": name, "text": name, "url": f"{site_url}?deal=617"}]
+        name = f"FreeCell deal #{QUICK_PAR_DEAL}"
+        assert shared(page) == [
+            {"title": name, "text": name, "url": f"{site_url}?deal={QUICK_PAR_DEAL}"}
+        ]
         board = page.locator("#board")
         expect(board).to_have_attribute("data-par", re.compile(r"^\d+$"), timeout=120_000)
         par = board.get_attribute("data-par")
         page.evaluate("document.querySelector('#board').dataset.par = '1'")
         press(page, "share")
         poll(page, "() => window.__shared.length === 2")
-        assert shared(page)[1]["text"] == f"FreeCell deal #617 \N{EN DASH} par {par}"
+        assert shared(page)[1]["text"] == f"{name} \N{EN DASH} par {par}"
 
     def test_in_the_pages_language(self, pages: PageFactory, site_url: str) -> None:
         """The deal's name is said in the page's language; the link names no language."""
