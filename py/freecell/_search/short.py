@@ -90,13 +90,14 @@ _Step = tuple[int, int, tuple[int, ...], int, int, bool]
 """A part of a cascade's bottom run that may move: where it starts (m), its top card, the cards
 that card fits on, the suit and rank of the card it leaves at the bottom (-1: none), and whether
 it is the whole run."""
-_Shape = tuple[int, int, int, tuple[_Step, ...]]
+_Shape = tuple[int, int, int, tuple[_Step, ...], bytes, int, int]
 
 
 def _shape(cascade: bytes) -> _Shape:
     """Return a cascade's bottom run, its buried cards, and those once the run has left.
 
-    And the parts of the run that may move, the last card first.
+    And the parts of the run that may move, the last card first; the cascade without its last
+    card, and the suit and rank of the card that leaves at its bottom (-1: none).
     """
     n = len(cascade)
     run = _run_length(cascade)
@@ -106,7 +107,8 @@ def _shape(cascade: bytes) -> _Shape:
         below = cascade[m - 1] if m else -1
         suit, rank = (below & 3, below >> 2) if m else (0, -1)
         steps.append((m, cascade[m], _PARENTS[cascade[m]], suit, rank, k == run))
-    return run, n - run, _buried(cascade[: n - run]), tuple(steps)
+    up_suit, up_rank = (steps[0][3], steps[0][4]) if steps else (0, -1)
+    return run, n - run, _buried(cascade[: n - run]), tuple(steps), cascade[:-1], up_suit, up_rank
 
 
 _Child = tuple[bytes, int, int, int]
@@ -148,12 +150,15 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
         # only the next card of a suit that went home can go, wherever it is: the card moved
         # (cascade i's old bottom card), a free cell's or another cascade's bottom card (the
         # card the move went onto is covered). Then the rest goes as _settle_all sends it.
+        # Only cascade i's buried cards change then (a run moved onto a card leaves those of
+        # the cascade it goes to as they were).
         home = bytearray(found)
         rest = nc[i]
-        while rest and home[rest[-1] & 3] == rest[-1] >> 2:
-            home[rest[-1] & 3] += 1
-            rest = rest[:-1]
-        nc[i] = rest
+        k = len(rest)
+        while k and home[rest[k - 1] & 3] == rest[k - 1] >> 2:
+            home[rest[k - 1] & 3] += 1
+            k -= 1
+        rest = nc[i] = rest[:k]
         f = bytes(home)
         moved, onto = cascades[i][-1], move >> 6
         for s in range(4):
@@ -161,8 +166,10 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
                 w = f[s] << 2 | s
                 if w in cl or w == moved or (bottoms.get(w, i) != i and w != onto):
                     f, cl = _settle_all(f, cl, nc)
+                    b = sum([shapes[c][1] for c in nc])
                     break
-        b = sum([shapes[c][1] for c in nc])
+        else:
+            b = total - shapes[cascades[i]][1] + shapes[rest][1]
         if not b or b + len(cl) <= limit:
             nc.sort()
             add((f + cl + _END_BYTES + join(nc), move, b, b + len(cl)))
@@ -191,7 +198,7 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
     for i in range(empty, 8):
         cascade = cascades[i]
         n = len(cascade)
-        run, buried, left, steps = shapes[cascade]
+        run, buried, left, steps, up, up_suit, up_rank = shapes[cascade]
         whole = total - buried + left  # the buried cards once the whole bottom run has left
         low = n - most  # the first card of the largest run that may move
         for m, c, fits, suit, rank, all_of_it in steps:
@@ -236,13 +243,13 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
                     nc.sort()
                     add((prefix + join(nc), c | _EMPTY << 6, b, b + n_cells))
         if free:
-            home = n > 1 and found[cascade[-2] & 3] == cascade[-2] >> 2
             b = whole if run == 1 else total
+            home = found[up_suit] == up_rank
             if not home and b and b >= over:
                 continue
             c = cascade[-1]
             nc = cascades.copy()
-            nc[i] = cascade[:-1]
+            nc[i] = up
             cl = _SORTED[cells + _ONE[c]]
             if home:
                 settled(cl, nc, i, c | _CELL << 6)
@@ -252,10 +259,19 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
     return out
 
 
-class _Budget:
-    """What the beams may hold (positions at once, against ``room``) and the length to beat."""
+_Expanded = dict[bytes, tuple[int, list[_Child]]]
+"""Positions expanded by a beam: each one's children and the ``limit`` they were made under."""
 
-    __slots__ = ("bound", "cut", "peak", "room", "shortening", "spent")
+
+class _Budget:
+    """What the beams may hold (positions at once, against ``room``) and the length to beat.
+
+    And the positions the last beam expanded (``expanded``): a beam run again from a position
+    along the solution expands about a quarter of its positions as the beam before it did, and
+    takes their children from there.
+    """
+
+    __slots__ = ("bound", "cut", "expanded", "peak", "room", "shortening", "spent")
 
     def __init__(self, room: int, bound: int) -> None:
         self.room = room
@@ -265,6 +281,7 @@ class _Budget:
         # The solution being shortened and the player moves of it no shortening changes.
         self.shortening: list[int] | None = None
         self.cut = 0
+        self.expanded: _Expanded = {}
 
 
 _RANKS: Final = 64
@@ -287,6 +304,11 @@ def _beam(  # noqa: C901 - one loop, its exits inline
     total = sum(shapes[c][1] for c in _unpack(start)[2])
     if total == 0:
         return []
+    # A position's children made under a limit serve any lower one: the children of rank
+    # over the lower limit that are not won are the ones to leave out, as below.
+    before: _Expanded = budget.expanded
+    now: _Expanded = {}
+    budget.expanded = now
     seen = {start}
     level = [(start, total)]
     links: list[dict[bytes, tuple[bytes, int]]] = []
@@ -304,7 +326,11 @@ def _beam(  # noqa: C901 - one loop, its exits inline
         limit = _RANKS - 1 if depth + 1 < bound else -1  # the last level: only a win counts
         kept = 0
         for n, (key, total) in enumerate(level):
-            for child, move, b, rank in _children(key, total, shapes, capacity, limit):
+            made = before.get(key)
+            if made is None or made[0] < limit:
+                made = limit, _children(key, total, shapes, capacity, limit)
+            now[key] = made
+            for child, move, b, rank in made[1]:
                 if (rank > limit and b) or child in seen or child in order:
                     continue
                 order[child] = rank << _ORDER_BITS | (width - n)
@@ -458,6 +484,7 @@ def _search(
             budget.shortening = best  # its first ``cut`` moves still stay
             yield best
         cut += PREFIX_STEP
+    budget.expanded = {}
 
 
 class ShortSolver:
