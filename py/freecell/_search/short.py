@@ -24,7 +24,7 @@ today's search share the solver's private key format and nothing else.
 from __future__ import annotations
 
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import replace
 from typing import Final
 
@@ -113,6 +113,51 @@ def _shape(cascade: bytes) -> _Shape:
     return run, n - run, _buried(cascade[: n - run]), tuple(steps), cascade[:-1], up_suit, up_rank
 
 
+def _settled(  # noqa: PLR0917 - the parent's state, passed for speed
+    add: Callable[[_Child], None],
+    found: bytes,
+    cl: bytes,
+    nc: list[bytes],
+    i: int,
+    move: int,
+    moved: int,
+    bottoms: list[int],
+    rest_buried: int,
+    shapes: _Cache[_Shape],
+    limit: int,
+) -> None:
+    """Add the child of a move that uncovers a card that goes home, if won or of rank <= limit.
+
+    Cascade i's new bottom card goes home, and the cards under it while they can; then only
+    the next card of a suit that went home can go, wherever it is: the card moved (``moved``,
+    cascade i's old bottom card), a free cell's or another cascade's bottom card (the card the
+    move went onto is covered). Then the rest goes as :func:`_settle_all` sends it. Only
+    cascade i's buried cards change until then (a run moved onto a card leaves those of the
+    cascade it goes to as they were): ``rest_buried`` counts the others'.
+    """
+    home = bytearray(found)
+    rest = nc[i]
+    k = len(rest)
+    while k and home[rest[k - 1] & 3] == rest[k - 1] >> 2:
+        home[rest[k - 1] & 3] += 1
+        k -= 1
+    rest = nc[i] = rest[:k]
+    f = bytes(home)
+    onto = move >> 6
+    for s in range(4):
+        if f[s] != found[s]:
+            w = f[s] << 2 | s
+            if w in cl or w == moved or (bottoms[w] != i and bottoms[w] < 8 and w != onto):
+                f, cl = _settle_all(f, cl, nc)
+                b = sum([shapes[c][1] for c in nc])
+                break
+    else:
+        b = rest_buried + shapes[rest][1]
+    if not b or b + len(cl) <= limit:
+        nc.sort()
+        add((f + cl + _END_BYTES + _SEP_BYTES.join(nc), move, b, b + len(cl)))
+
+
 _NOWHERE: Final = [8] * 56
 """For each card (and past each suit's king), no cascade: 8."""
 _Child = tuple[bytes, int, int, int]
@@ -152,35 +197,6 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
     add = out.append
     join = _SEP_BYTES.join
     parents = _PARENTS
-
-    def settled(cl: bytes, nc: list[bytes], i: int, move: int) -> None:
-        # Cascade i's new bottom card goes home, and the cards under it while they can; then
-        # only the next card of a suit that went home can go, wherever it is: the card moved
-        # (cascade i's old bottom card), a free cell's or another cascade's bottom card (the
-        # card the move went onto is covered). Then the rest goes as _settle_all sends it.
-        # Only cascade i's buried cards change then (a run moved onto a card leaves those of
-        # the cascade it goes to as they were).
-        home = bytearray(found)
-        rest = nc[i]
-        k = len(rest)
-        while k and home[rest[k - 1] & 3] == rest[k - 1] >> 2:
-            home[rest[k - 1] & 3] += 1
-            k -= 1
-        rest = nc[i] = rest[:k]
-        f = bytes(home)
-        moved, onto = cascades[i][-1], move >> 6
-        for s in range(4):
-            if f[s] != found[s]:
-                w = f[s] << 2 | s
-                if w in cl or w == moved or (bottoms[w] != i and bottoms[w] < 8 and w != onto):
-                    f, cl = _settle_all(f, cl, nc)
-                    b = sum([shapes[c][1] for c in nc])
-                    break
-        else:
-            b = total - shapes[cascades[i]][1] + shapes[rest][1]
-        if not b or b + len(cl) <= limit:
-            nc.sort()
-            add((f + cl + _END_BYTES + join(nc), move, b, b + len(cl)))
 
     # Free cells to cascades (a card in a free cell never fits home: it would be there); the
     # buried cards stay as they are.
@@ -229,7 +245,10 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
                     nc[i] = head
                     nc[j] += tail
                     if home:
-                        settled(cells, nc, i, c | p << 6)
+                        _settled(
+                            add, found, cells, nc, i, c | p << 6, cascade[-1], bottoms,
+                            total - buried, shapes, limit,
+                        )  # fmt: skip
                         continue
                     if not m:
                         nc.sort()
@@ -247,7 +266,10 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
                 nc[i] = head
                 nc[0] = tail
                 if home:
-                    settled(cells, nc, i, c | _EMPTY << 6)
+                    _settled(
+                        add, found, cells, nc, i, c | _EMPTY << 6, cascade[-1], bottoms,
+                        total - buried, shapes, limit,
+                    )  # fmt: skip
                 else:
                     nc.sort()
                     add((prefix + join(nc), c | _EMPTY << 6, b, b + n_cells))
@@ -261,7 +283,10 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
             nc[i] = up
             cl = _SORTED[cells + _ONE[c]]
             if home:
-                settled(cl, nc, i, c | _CELL << 6)
+                _settled(
+                    add, found, cl, nc, i, c | _CELL << 6, cascade[-1], bottoms, total - buried,
+                    shapes, limit,
+                )  # fmt: skip
                 continue
             if n == 1:
                 nc.sort()
