@@ -294,19 +294,10 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
     return out
 
 
-_Expanded = dict[bytes, tuple[int, list[_Child]]]
-"""Positions expanded by a beam: each one's children and the ``limit`` they were made under."""
-
-
 class _Budget:
-    """What the beams may hold (positions at once, against ``room``) and the length to beat.
+    """What the beams may hold (positions at once, against ``room``) and the length to beat."""
 
-    And the positions the last beam expanded (``expanded``): a beam run again from a position
-    along the solution expands about a quarter of its positions as the beam before it did, and
-    takes their children from there.
-    """
-
-    __slots__ = ("bound", "cut", "expanded", "peak", "room", "shortening", "spent")
+    __slots__ = ("bound", "cut", "peak", "room", "shortening", "spent")
 
     def __init__(self, room: int, bound: int) -> None:
         self.room = room
@@ -316,7 +307,6 @@ class _Budget:
         # The solution being shortened and the player moves of it no shortening changes.
         self.shortening: list[int] | None = None
         self.cut = 0
-        self.expanded: _Expanded = {}
 
 
 _RANKS: Final = 64
@@ -339,11 +329,6 @@ def _beam(  # noqa: C901 - one loop, its exits inline
     total = sum(shapes[c][1] for c in _unpack(start)[2])
     if total == 0:
         return []
-    # A position's children made under a limit serve any lower one: the children of rank
-    # over the lower limit that are not won are the ones to leave out, as below.
-    before: _Expanded = budget.expanded
-    now: _Expanded = {}
-    budget.expanded = now
     seen = {start}
     level = [(start, total)]
     links: list[dict[bytes, tuple[bytes, int]]] = []
@@ -361,11 +346,7 @@ def _beam(  # noqa: C901 - one loop, its exits inline
         limit = _RANKS - 1 if depth + 1 < bound else -1  # the last level: only a win counts
         kept = 0
         for n, (key, total) in enumerate(level):
-            made = before.get(key)
-            if made is None or made[0] < limit:
-                made = limit, _children(key, total, shapes, capacity, limit)
-            now[key] = made
-            for child, move, b, rank in made[1]:
+            for child, move, b, rank in _children(key, total, shapes, capacity, limit):
                 if (rank > limit and b) or child in seen or child in order:
                     continue
                 order[child] = rank << _ORDER_BITS | (width - n)
@@ -519,7 +500,6 @@ def _search(
             budget.shortening = best  # its first ``cut`` moves still stay
             yield best
         cut += PREFIX_STEP
-    budget.expanded = {}
 
 
 class ShortSolver:
