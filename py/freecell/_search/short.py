@@ -24,7 +24,7 @@ today's search share the solver's private key format and nothing else.
 from __future__ import annotations
 
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import replace
 from typing import Final
 
@@ -86,17 +86,18 @@ def _settle_all(found: bytes, cells: bytes, cascades: list[bytes]) -> tuple[byte
     return bytes(f), cells
 
 
-_Step = tuple[int, int, tuple[int, ...], int, int, bool]
+_Step = tuple[int, int, tuple[int, ...], int, int, bool, bytes, bytes]
 """A part of a cascade's bottom run that may move: where it starts (m), its top card, the cards
-that card fits on, the suit and rank of the card it leaves at the bottom (-1: none), and whether
-it is the whole run."""
-_Shape = tuple[int, int, int, tuple[_Step, ...]]
+that card fits on, the suit and rank of the card it leaves at the bottom (-1: none), whether
+it is the whole run, and the cascade without it and it (the cards from m)."""
+_Shape = tuple[int, int, int, tuple[_Step, ...], bytes, int, int]
 
 
 def _shape(cascade: bytes) -> _Shape:
     """Return a cascade's bottom run, its buried cards, and those once the run has left.
 
-    And the parts of the run that may move, the last card first.
+    And the parts of the run that may move, the last card first; the cascade without its last
+    card, and the suit and rank of the card that leaves at its bottom (-1: none).
     """
     n = len(cascade)
     run = _run_length(cascade)
@@ -105,10 +106,60 @@ def _shape(cascade: bytes) -> _Shape:
         m = n - k
         below = cascade[m - 1] if m else -1
         suit, rank = (below & 3, below >> 2) if m else (0, -1)
-        steps.append((m, cascade[m], _PARENTS[cascade[m]], suit, rank, k == run))
-    return run, n - run, _buried(cascade[: n - run]), tuple(steps)
+        steps.append(
+            (m, cascade[m], _PARENTS[cascade[m]], suit, rank, k == run, cascade[:m], cascade[m:])
+        )
+    up_suit, up_rank = (steps[0][3], steps[0][4]) if steps else (0, -1)
+    return run, n - run, _buried(cascade[: n - run]), tuple(steps), cascade[:-1], up_suit, up_rank
 
 
+def _settled(  # noqa: PLR0917 - the parent's state, passed for speed
+    add: Callable[[_Child], None],
+    found: bytes,
+    cl: bytes,
+    nc: list[bytes],
+    i: int,
+    move: int,
+    moved: int,
+    bottoms: list[int],
+    rest_buried: int,
+    shapes: _Cache[_Shape],
+    limit: int,
+) -> None:
+    """Add the child of a move that uncovers a card that goes home, if won or of rank <= limit.
+
+    Cascade i's new bottom card goes home, and the cards under it while they can; then only
+    the next card of a suit that went home can go, wherever it is: the card moved (``moved``,
+    cascade i's old bottom card), a free cell's or another cascade's bottom card (the card the
+    move went onto is covered). Then the rest goes as :func:`_settle_all` sends it. Only
+    cascade i's buried cards change until then (a run moved onto a card leaves those of the
+    cascade it goes to as they were): ``rest_buried`` counts the others'.
+    """
+    home = bytearray(found)
+    rest = nc[i]
+    k = len(rest)
+    while k and home[rest[k - 1] & 3] == rest[k - 1] >> 2:
+        home[rest[k - 1] & 3] += 1
+        k -= 1
+    rest = nc[i] = rest[:k]
+    f = bytes(home)
+    onto = move >> 6
+    for s in range(4):
+        if f[s] != found[s]:
+            w = f[s] << 2 | s
+            if w in cl or w == moved or (bottoms[w] != i and bottoms[w] < 8 and w != onto):
+                f, cl = _settle_all(f, cl, nc)
+                b = sum([shapes[c][1] for c in nc])
+                break
+    else:
+        b = rest_buried + shapes[rest][1]
+    if not b or b + len(cl) <= limit:
+        nc.sort()
+        add((f + cl + _END_BYTES + _SEP_BYTES.join(nc), move, b, b + len(cl)))
+
+
+_NOWHERE: Final = [8] * 56
+"""For each card (and past each suit's king), no cascade: 8."""
 _Child = tuple[bytes, int, int, int]
 """A child: its key, the move (card | target << 6), its buried cards and its rank."""
 
@@ -137,49 +188,30 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
     empty = 0
     while empty < 8 and not cascades[empty]:
         empty += 1
-    bottoms = {cascades[i][-1]: i for i in range(empty, 8)}
+    bottoms = _NOWHERE.copy()  # the cascade each bottom card is at the bottom of
+    for i in range(empty, 8):
+        bottoms[cascades[i][-1]] = i
+    # The cascades of a key are in order of their first cards, empty ones first: a child's
+    # are sorted again only when a cascade empties or an empty one fills.
     out: list[_Child] = []
     add = out.append
     join = _SEP_BYTES.join
     parents = _PARENTS
 
-    def settled(cl: bytes, nc: list[bytes], i: int, move: int) -> None:
-        # Cascade i's new bottom card goes home, and the cards under it while they can; then
-        # only the next card of a suit that went home can go, wherever it is: the card moved
-        # (cascade i's old bottom card), a free cell's or another cascade's bottom card (the
-        # card the move went onto is covered). Then the rest goes as _settle_all sends it.
-        home = bytearray(found)
-        rest = nc[i]
-        while rest and home[rest[-1] & 3] == rest[-1] >> 2:
-            home[rest[-1] & 3] += 1
-            rest = rest[:-1]
-        nc[i] = rest
-        f = bytes(home)
-        moved, onto = cascades[i][-1], move >> 6
-        for s in range(4):
-            if f[s] != found[s]:
-                w = f[s] << 2 | s
-                if w in cl or w == moved or (bottoms.get(w, i) != i and w != onto):
-                    f, cl = _settle_all(f, cl, nc)
-                    break
-        b = sum([shapes[c][1] for c in nc])
-        if not b or b + len(cl) <= limit:
-            nc.sort()
-            add((f + cl + _END_BYTES + join(nc), move, b, b + len(cl)))
-
     # Free cells to cascades (a card in a free cell never fits home: it would be there); the
     # buried cards stay as they are.
     if cells and (not total or total <= limit - n_cells + 1):
         for c in cells:
-            rest = found + cells.replace(_ONE[c], b"") + _END_BYTES
+            rest = b""
             for p in parents[c]:
-                j = bottoms.get(p)
-                if j is not None:
+                j = bottoms[p]
+                if j < 8:
+                    rest = rest or found + cells.replace(_ONE[c], b"") + _END_BYTES
                     nc = cascades.copy()
                     nc[j] += _ONE[c]
-                    nc.sort()
                     add((rest + join(nc), c | p << 6, total, total + n_cells - 1))
             if empty:
+                rest = rest or found + cells.replace(_ONE[c], b"") + _END_BYTES
                 nc = cascades.copy()
                 nc[0] = _ONE[c]
                 nc.sort()
@@ -191,10 +223,10 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
     for i in range(empty, 8):
         cascade = cascades[i]
         n = len(cascade)
-        run, buried, left, steps = shapes[cascade]
+        run, buried, left, steps, up, up_suit, up_rank = shapes[cascade]
         whole = total - buried + left  # the buried cards once the whole bottom run has left
         low = n - most  # the first card of the largest run that may move
-        for m, c, fits, suit, rank, all_of_it in steps:
+        for m, c, fits, suit, rank, all_of_it, head, tail in steps:
             if m < low:
                 break
             home = found[suit] == rank
@@ -207,47 +239,57 @@ def _children(  # noqa: C901, PLR0912, PLR0915 - one loop per kind of move, kept
                 if not home and not part:
                     continue
             for p in fits:
-                j = bottoms.get(p)
-                if j is not None:
+                j = bottoms[p]
+                if j < 8:
                     nc = cascades.copy()
-                    nc[i] = cascade[:m]
-                    nc[j] += cascade[m:]
+                    nc[i] = head
+                    nc[j] += tail
                     if home:
-                        settled(cells, nc, i, c | p << 6)
+                        _settled(
+                            add, found, cells, nc, i, c | p << 6, cascade[-1], bottoms,
+                            total - buried, shapes, limit,
+                        )  # fmt: skip
                         continue
-                    nc.sort()
+                    if not m:
+                        nc.sort()
                     add((prefix + join(nc), c | p << 6, b, b + n_cells))
         if empty and n > 1 and not (run == n and run <= most_to_empty):
             # Onto an empty cascade: the largest run that may go, never the whole cascade.
             k = run if run < most_to_empty else most_to_empty  # noqa: FURB136
             if k >= n:
                 k = n - 1
-            m = n - k
-            home = found[cascade[m - 1] & 3] == cascade[m - 1] >> 2
+            _, c, _, suit, rank, _, head, tail = steps[k - 1]
+            home = found[suit] == rank
             b = whole if k == run else total
             if home or not b or b <= over:
-                c = cascade[m]
                 nc = cascades.copy()
-                nc[i] = cascade[:m]
-                nc[0] = cascade[m:]
+                nc[i] = head
+                nc[0] = tail
                 if home:
-                    settled(cells, nc, i, c | _EMPTY << 6)
+                    _settled(
+                        add, found, cells, nc, i, c | _EMPTY << 6, cascade[-1], bottoms,
+                        total - buried, shapes, limit,
+                    )  # fmt: skip
                 else:
                     nc.sort()
                     add((prefix + join(nc), c | _EMPTY << 6, b, b + n_cells))
         if free:
-            home = n > 1 and found[cascade[-2] & 3] == cascade[-2] >> 2
             b = whole if run == 1 else total
+            home = found[up_suit] == up_rank
             if not home and b and b >= over:
                 continue
             c = cascade[-1]
             nc = cascades.copy()
-            nc[i] = cascade[:-1]
+            nc[i] = up
             cl = _SORTED[cells + _ONE[c]]
             if home:
-                settled(cl, nc, i, c | _CELL << 6)
+                _settled(
+                    add, found, cl, nc, i, c | _CELL << 6, cascade[-1], bottoms, total - buried,
+                    shapes, limit,
+                )  # fmt: skip
                 continue
-            nc.sort()
+            if n == 1:
+                nc.sort()
             add((found + cl + _END_BYTES + join(nc), c | _CELL << 6, b, b + n_cells + 1))
     return out
 
