@@ -97,8 +97,16 @@ def exported(won: Won) -> tuple[Path, dict[str, Any]]:
 
 @pytest.fixture
 def player(won: Won) -> Page:
-    """Return the page that won deal 1 and exported, settled for the next test."""
+    """Return the page that won deal 1 and exported, settled for the next test.
+
+    And with deal 1's par known: the par found after the win is written into the statistics
+    and the stored pars, which a test that compares the storage before and after must not see
+    happen in between (it did once in CI).
+    """
     settle(won.page)
+    expect(won.page.locator("#board")).to_have_attribute(
+        "data-par", re.compile(r"^\d+$"), timeout=120_000
+    )
     return won.page
 
 
