@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from freecell import CARD_CODES, Game, Move, Solution, solve
-from helpers import PHONE_OPTIONS, QUICK_PAR_DEAL, PageFactory, boot, export, link, press
+from helpers import PHONE_OPTIONS, PageFactory, boot, export, link, press
 
 PAR_DEAL = 617
 
@@ -197,14 +197,12 @@ class TestWin:
     def test_a_par_found_after_the_win_measures_it(self, page: Page, site_url: str) -> None:
         """A win while par is still searched is measured once the par comes."""
         all_home(page)
-        par = par_of(QUICK_PAR_DEAL)
-        before, last = before_last_player_move(short_moves(QUICK_PAR_DEAL))
-        boot(page, link(site_url, QUICK_PAR_DEAL, before))
-        play(page, QUICK_PAR_DEAL, before, last)
+        par = par_of(PAR_DEAL)
+        before, last = before_last_player_move(short_moves(PAR_DEAL))
+        boot(page, link(site_url, PAR_DEAL, before))
+        play(page, PAR_DEAL, before, last)
         expect(page.locator("html")).to_have_attribute("data-won", "true")
-        won = (
-            f"You won deal #{QUICK_PAR_DEAL}! {par} moves, par {par}: you matched the best we know."
-        )
+        won = f"You won deal #{PAR_DEAL}! {par} moves, par {par}: you matched the best we know."
         expect(page.locator("#win-text")).to_have_text(won_in_time(page, won), timeout=120_000)
         record = stored(page, "freecell.stats")
-        assert record["deals"][str(QUICK_PAR_DEAL)] == {"won": True, "fewest": par, "par": par}
+        assert record["deals"][str(PAR_DEAL)] == {"won": True, "fewest": par, "par": par}
