@@ -42,6 +42,7 @@ const VERDICTS = {
  */
 export function createView(dom, board) {
   let timer = 0;
+  const LATE_MS = 250; // a frame later than this is not waited for (see render)
   let asked = null; // the render asked for the next frame: {state, steps, glide}
   let written = ""; // what the view last put in the deal field
 
@@ -224,7 +225,9 @@ export function createView(dom, board) {
   /**
    * Draw the state in the next frame (in a tab out of sight, where frames wait, in the next
    * task); `steps` are games to show first, one after another, gliding. Asked again before
-   * then, the frame draws once: the latest steps asked for, gliding if any ask did.
+   * then, the frame draws once: the latest steps asked for, gliding if any ask did. A frame
+   * that has not come after LATE_MS (asked for in sight, then the tab hidden, where frames wait)
+   * is not waited for: a timer draws instead, so that no later ask is held behind it.
    */
   function render(state, steps = [], { glide = false } = {}) {
     const waiting = asked !== null;
@@ -234,8 +237,12 @@ export function createView(dom, board) {
       glide: glide || Boolean(asked?.glide),
     };
     if (waiting) return;
-    if (document.visibilityState === "hidden") setTimeout(draw);
-    else requestAnimationFrame(draw);
+    if (document.visibilityState === "hidden") {
+      setTimeout(draw);
+    } else {
+      requestAnimationFrame(draw);
+      setTimeout(draw, LATE_MS); // draws nothing if the frame came first
+    }
   }
 
   return {
