@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import re
 import shutil
@@ -27,7 +28,7 @@ from playwright.sync_api import (
 from devtools import page as shared
 from devtools.anchor import open_anchor
 from devtools.site_server import Cdn, serve
-from freecell import CARD_CODES, FORMATS, Game, Position, deal, format_deal
+from freecell import CARD_CODES, FORMATS, Game, Position, Solution, deal, format_deal, solve
 from freecell._cli.replay import move_words
 from freecell._min_cells import MIN_CELLS_FILE, MinCells, parse_min_cells
 
@@ -490,6 +491,50 @@ def serve_strictly(
     return serve(directory, prefix=prefix, headers=headers, cdn=cdn)
 
 
+@functools.cache
+def short_solution(number: int) -> Solution:
+    """Return freecell.solve(number, short=True), searched once a session (seconds)."""
+    return solve(number, short=True)
+
+
+def par_of(number: int) -> int:
+    """Return deal `number`'s par: the player moves of its short solution."""
+    return short_solution(number).player_moves
+
+
+REMEMBERED_PARS = (1, 617)
+"""The deals whose par the browser of a test's pages remembers, unless the test is marked
+`pars_unknown`: the two that most page tests open. Their pars are `par_of`'s, searched once a
+session in the test process, so that the pages show them at once, as to a player who played
+them before, instead of searching them again behind every test (par's search was about a
+quarter of the page tests' CPU: docs/performance-log.md). tests/page/test_par.py and the other
+tests about the search or the stored pars see a browser that remembers none."""
+
+
+def remembered_pars(request: pytest.FixtureRequest) -> dict[int, int]:
+    """Return the pars that the browser of the requesting test's pages remembers.
+
+    Those of REMEMBERED_PARS, unless the test (or its module) is marked `pars_unknown`.
+    """
+    if request.node.get_closest_marker("pars_unknown"):
+        return {}
+    return {number: par_of(number) for number in REMEMBERED_PARS}
+
+
+def remember_pars(page: Page, pars: dict[int, int]) -> None:
+    """Store pars in the page's browser as par.js keeps them, before the page first starts.
+
+    Only while none is stored there (localStorage freecell.par): a test's own changes stay.
+    Not in a document without storage of its own (about:blank, the browser's pages).
+    """
+    value = json.dumps(json.dumps([[str(deal), par] for deal, par in pars.items()]))
+    page.add_init_script(
+        "if (location.protocol.startsWith('http') "
+        "&& localStorage.getItem('freecell.par') === null) "
+        f"localStorage.setItem('freecell.par', {value})"
+    )
+
+
 CONTEXT_OPTIONS = frozenset({"is_mobile", "has_touch", "device_scale_factor"})
 """The options only a browser context can take; a warm context is kept for each set of them."""
 
@@ -529,9 +574,12 @@ class WarmContexts:
         lasting: bool = False,
         browser: str = "",
         locale: str | None = None,
+        pars: dict[int, int] | None = None,
         **options: Any,
     ) -> Page:
         """Open a blank page; `viewport`, `color_scheme`, `reduced_motion`, `locale` are its own.
+
+        `pars` are stored in its browser (`remember_pars`) if it is the test's first there.
 
         A `lasting` page outlives the test (a module's running page): it opens in a context
         kept for such pages, one caller at a time, which each opening resets and no test's
@@ -562,6 +610,8 @@ class WarmContexts:
         page = context.new_page()
         if fresh:
             self._clear_storage(page)
+            if pars:
+                remember_pars(page, pars)
         page.set_viewport_size(viewport)
         page.emulate_media(**media)
         if locale is not None:

@@ -7,6 +7,7 @@ download; no browser at all is a failure that says what to install, never a skip
 
 from __future__ import annotations
 
+import functools
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -37,6 +38,7 @@ from helpers import (
     WarmContexts,
     boot,
     origin,
+    remembered_pars,
     serve_strictly,
     settle,
 )
@@ -251,33 +253,38 @@ def warm_contexts(
 
 
 @pytest.fixture
-def pages(warm_contexts: WarmContexts) -> Iterator[PageFactory]:
+def pages(warm_contexts: WarmContexts, request: pytest.FixtureRequest) -> Iterator[PageFactory]:
     """Return a function that opens a page in a warm context; the pages close after the test.
 
     Its keyword arguments are context options (`is_mobile`...), the page's own (`viewport`,
-    `color_scheme`, `reduced_motion`, `locale`) and `browser`; see WarmContexts.new_page.
+    `color_scheme`, `reduced_motion`, `locale`) and `browser`; see WarmContexts.new_page. Its
+    browser remembers the pars of REMEMBERED_PARS unless the test is marked `pars_unknown`.
     """
-    yield warm_contexts.new_page
+    yield functools.partial(warm_contexts.new_page, pars=remembered_pars(request))
     warm_contexts.close_pages()
 
 
 @pytest.fixture(scope="module")
-def running_page(warm_contexts: WarmContexts, site_url: str) -> Iterator[Page]:
-    """One desktop page for a whole module, booted once (see `table`)."""
-    page = warm_contexts.new_page(lasting=True)
+def running_page(
+    warm_contexts: WarmContexts, site_url: str, request: pytest.FixtureRequest
+) -> Iterator[Page]:
+    """One desktop page for a whole module, booted once (see `table`); pars as `pages`'."""
+    page = warm_contexts.new_page(lasting=True, pars=remembered_pars(request))
     boot(page, f"{site_url}?deal=1")
     yield page
     page.close()
 
 
 @pytest.fixture(scope="module")
-def running_phone(warm_contexts: WarmContexts, site_url: str) -> Iterator[Page]:
+def running_phone(
+    warm_contexts: WarmContexts, site_url: str, request: pytest.FixtureRequest
+) -> Iterator[Page]:
     """One 360 px touch phone page for a whole module, booted once (as `running_page`).
 
     The modules that use it settle it for each test in a fixture of their own (`phone`), to
     the size, scheme and settings their tests start from.
     """
-    page = warm_contexts.new_page(lasting=True, **PHONE_OPTIONS)
+    page = warm_contexts.new_page(lasting=True, pars=remembered_pars(request), **PHONE_OPTIONS)
     boot(page, f"{site_url}?deal=617")
     yield page
     page.close()

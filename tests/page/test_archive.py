@@ -32,6 +32,8 @@ from helpers import (
     solution,
 )
 
+pytestmark = pytest.mark.pars_unknown  # the tests compare what the page stores, pars too
+
 
 def figures(page: Page) -> dict[str, str]:
     """Return the statistics dialog's figures, by their data-stat names."""

@@ -37,6 +37,7 @@ from helpers import (
     origin,
     poll,
     press,
+    remembered_pars,
     screenshots,
     settle,
     shown_columns,
@@ -168,9 +169,11 @@ def clipboard(page: Page) -> str:
 
 
 @pytest.fixture(scope="module")
-def app(warm_contexts: WarmContexts, site_url: str) -> Iterator[Page]:
+def app(
+    warm_contexts: WarmContexts, site_url: str, request: pytest.FixtureRequest
+) -> Iterator[Page]:
     """One booted desktop page for the module, opened at ?deal=617, allowed the clipboard."""
-    page = warm_contexts.new_page(lasting=True)
+    page = warm_contexts.new_page(lasting=True, pars=remembered_pars(request))
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=origin(site_url))
     boot(page, f"{site_url}?deal=617")
     yield page

@@ -6,7 +6,6 @@ statistics and the export file.
 
 from __future__ import annotations
 
-import functools
 import json
 import time
 from pathlib import Path
@@ -15,26 +14,27 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from freecell import CARD_CODES, Game, Move, Solution, solve
-from helpers import PHONE_OPTIONS, PageFactory, boot, export, link, press
+from freecell import CARD_CODES, Game, Move
+from helpers import (
+    PHONE_OPTIONS,
+    PageFactory,
+    boot,
+    export,
+    link,
+    par_of,
+    press,
+    remember_pars,
+    short_solution,
+)
+
+pytestmark = pytest.mark.pars_unknown  # the page searches every par
 
 PAR_DEAL = 617
-
-
-@functools.cache
-def short_solution(number: int) -> Solution:
-    """Return freecell.solve(number, short=True), searched once (seconds) for all tests."""
-    return solve(number, short=True)
 
 
 def short_moves(number: int) -> list[str]:
     """Return the moves of deal `number`'s short solution, as tokens."""
     return [str(move) for move in short_solution(number).moves]
-
-
-def par_of(number: int) -> int:
-    """Return deal `number`'s par: the player moves of its short solution."""
-    return short_solution(number).player_moves
 
 
 def before_last_player_move(moves: list[str]) -> tuple[list[str], str]:
@@ -59,15 +59,6 @@ def play(page: Page, number: int, moves: list[str], move: str) -> None:
         page.locator(f"[data-column='{target}']").click()
     else:
         page.locator(f"[data-freecell='{'abcd'.index(target)}']").click()
-
-
-def remembered(page: Page, pars: dict[str, int]) -> None:
-    """Store pars in the browser as par.js keeps them, before the page first starts."""
-    value = json.dumps([[deal, par] for deal, par in pars.items()])
-    page.add_init_script(
-        f"if (localStorage.getItem('freecell.par') === null) "
-        f"localStorage.setItem('freecell.par', '{value}')"
-    )
 
 
 def all_home(page: Page) -> None:
@@ -125,7 +116,7 @@ class TestPar:
         self, page: Page, site_url: str
     ) -> None:
         """A deal played again shows the par this browser remembers, and Python is not asked."""
-        remembered(page, {str(PAR_DEAL): 999})
+        remember_pars(page, {PAR_DEAL: 999})
         boot(page, link(site_url, PAR_DEAL, []))
         expect(page.locator("#par-value")).to_have_text("999")
         page.wait_for_timeout(3000)  # settled, the guard answered: a search would lower it
@@ -133,7 +124,7 @@ class TestPar:
 
     def test_the_menu_hides_par_and_remembers(self, page: Page, site_url: str) -> None:
         """input#show-par off hides #par (data-par stays); a reload keeps it off."""
-        remembered(page, {"5": 20})
+        remember_pars(page, {5: 20})
         boot(page, link(site_url, 5, []))
         expect(page.locator("#par")).to_be_visible()
         page.locator(".more-toggle").click()
@@ -152,7 +143,7 @@ class TestWin:
         page = pages(**(PHONE_OPTIONS if device == "phone" else {}))
         all_home(page)
         par = par_of(PAR_DEAL)
-        remembered(page, {str(PAR_DEAL): par})
+        remember_pars(page, {PAR_DEAL: par})
         before, last = before_last_player_move(short_moves(PAR_DEAL))
         boot(page, link(site_url, PAR_DEAL, before))
         expect(page.locator("#moves-count")).to_have_text(str(par - 1))
@@ -168,7 +159,7 @@ class TestWin:
         """A win under the par known is said, becomes the par, and stays after a reload."""
         all_home(page)
         par = par_of(PAR_DEAL)
-        remembered(page, {str(PAR_DEAL): par + 5})
+        remember_pars(page, {PAR_DEAL: par + 5})
         before, last = before_last_player_move(short_moves(PAR_DEAL))
         boot(page, link(site_url, PAR_DEAL, before))
         expect(page.locator("#par-value")).to_have_text(str(par + 5))

@@ -24,6 +24,7 @@ from helpers import (
     link,
     manifest,
     menu,
+    par_of,
     poll,
     press,
 )
@@ -77,13 +78,16 @@ class TestShare:
         assert shared(page)[1]["text"] == f"{name} \N{EN DASH} par {par}"
 
     def test_in_the_pages_language(self, pages: PageFactory, site_url: str) -> None:
-        """The deal's name is said in the page's language; the link names no language."""
+        """The deal's name and par are said in the page's language; the link names no language.
+
+        The browser remembers 617's par (REMEMBERED_PARS): it is known at once.
+        """
         page = pages()
         page.add_init_script(SHARE_JS)
         boot(page, link(site_url, 617, [], lang="pt"))
         press(page, "share")
         poll(page, "() => window.__shared.length === 1")
-        assert shared(page)[0]["text"] == "FreeCell, jogo nº 617"
+        assert shared(page)[0]["text"] == f"FreeCell, jogo nº 617 \N{EN DASH} par {par_of(617)}"
         assert shared(page)[0]["url"] == f"{site_url}?deal=617"
 
     def test_a_refused_share_copies_the_link_a_cancel_nothing(

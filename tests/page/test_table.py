@@ -243,8 +243,14 @@ class TestOneDrawAFrame:
         """Four changes in one task (show-par switched four times) draw the page once.
 
         In the next frame: every draw writes <html data-state>, each write one mutation record.
+        The deal's searches have answered first (guard, grade, fewest cells, par): a reply of
+        theirs between the two frames would draw again.
         """
         open_in_place(table, link(site_url, 617, []))
+        board = table.locator("#board")
+        expect(board).to_have_attribute("data-solvable", "yes")
+        for answered in ("data-difficulty", "data-min-cells", "data-par"):
+            expect(board).to_have_attribute(answered, re.compile(r"^\d+$"))
         draws = table.evaluate(
             """() => new Promise((resolve) => {
               const records = [];

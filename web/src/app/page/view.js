@@ -44,6 +44,7 @@ export function createView(dom, board) {
   let timer = 0;
   const LATE_MS = 250; // a frame later than this is not waited for (see render)
   let asked = null; // the render asked for the next frame: {state, steps, glide}
+  let late = null; // the timer that draws if that frame is later than LATE_MS
   let written = ""; // what the view last put in the deal field
 
   function renderCounts(game) {
@@ -205,6 +206,7 @@ export function createView(dom, board) {
     if (!asked) return;
     const { state, steps, glide } = asked;
     asked = null;
+    clearTimeout(late);
     clearTimeout(timer);
     // The last step is the game itself.
     const shown = reducedMotion() ? [] : steps.slice(0, -1);
@@ -241,7 +243,7 @@ export function createView(dom, board) {
       setTimeout(draw);
     } else {
       requestAnimationFrame(draw);
-      setTimeout(draw, LATE_MS); // draws nothing if the frame came first
+      late = setTimeout(draw, LATE_MS);
     }
   }
 
