@@ -605,7 +605,7 @@ class ShortSolver:
             deadline = began + self._max_seconds - self._seconds
         stop = deadline if max_seconds is None else began + max_seconds
         # The beam makes no reference cycles, only many tuples and keys the collector would
-        # walk again and again (about a fourteenth of the time): it rests meanwhile.
+        # walk again and again (a few per cent of the time): it rests meanwhile.
         collecting = gc.isenabled()
         gc.disable()
         try:
