@@ -23,6 +23,7 @@ today's search share the solver's private key format and nothing else.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable, Generator
 from dataclasses import replace
@@ -603,6 +604,10 @@ class ShortSolver:
         if self._max_seconds is not None:
             deadline = began + self._max_seconds - self._seconds
         stop = deadline if max_seconds is None else began + max_seconds
+        # The beam makes no reference cycles, only many tuples and keys the collector would
+        # walk again and again (a few per cent of the time): it rests meanwhile.
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             while self._solution is None:
                 self._work()
@@ -612,6 +617,8 @@ class ShortSolver:
                 elif self._solution is None and stop is not None and now >= stop:
                     break
         finally:
+            if collecting:
+                gc.enable()
             self._seconds += time.perf_counter() - began
         if self._solution is not None:
             self._solution = replace(self._solution, seconds=self._seconds)
