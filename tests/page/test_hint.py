@@ -22,9 +22,11 @@ from helpers import (
     menu,
     moves_of,
     open_in_place,
+    par_of,
     press,
     screenshot,
     set_auto,
+    short_solution,
 )
 
 IMPOSSIBLE = 11982
@@ -247,7 +249,7 @@ class TestShortSolve:
         moves = moves_of(page)
         game = game_after(number, moves)
         assert game.is_won()
-        assert player_moves(map(Move.parse, moves)) <= solve(number, short=True).player_moves
+        assert player_moves(map(Move.parse, moves)) <= par_of(number)
         # The history slider walks the game Solve played, move by move.
         slider = page.locator("input[type=range]#history")
         expect(slider).to_have_attribute("max", str(len(moves)))
@@ -278,7 +280,7 @@ class TestShortSolve:
         (Deal 7: there, today's search's first move differs from the short solution's.)
         """
         number = 7
-        short = [str(move) for move in solve(number, short=True).moves]
+        short = [str(move) for move in short_solution(number).moves]
         set_auto(table, "off")  # the page's moves are then the solution's own
         open_in_place(table, f"{site_url}?deal={number}")
         blur(table)
