@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shlex
 import sys
 import tempfile
 import time
@@ -70,7 +71,8 @@ def slowed_chromium(executable: str, throttle: float) -> Iterator[str | None]:
         return
     with tempfile.TemporaryDirectory() as folder:
         launcher = Path(folder) / "chromium"
-        launcher.write_text(f'#!/bin/sh\necho $$ > {group}/cgroup.procs\nexec {executable} "$@"\n')
+        procs, chromium = shlex.quote(str(group / "cgroup.procs")), shlex.quote(executable)
+        launcher.write_text(f'#!/bin/sh\necho $$ > {procs}\nexec {chromium} "$@"\n')
         launcher.chmod(0o755)
         try:
             yield str(launcher)
