@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import shlex
 import sys
@@ -126,6 +127,7 @@ def page_times(numbers: list[int], throttle: float | None) -> tuple[list[float],
     return times, cpu
 
 
+@functools.cache
 def par_of(number: int) -> int:
     """Return deal ``number``'s par, as the page should show it."""
     from freecell import solve  # noqa: PLC0415
