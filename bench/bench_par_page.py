@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import os
 import shlex
 import sys
@@ -85,9 +84,10 @@ def slowed_chromium(executable: str, throttle: float) -> Iterator[str | None]:
                 time.sleep(0.1)
 
 
-def page_times(numbers: list[int], throttle: float | None) -> tuple[list[float], list[float]]:
+def page_times(pars: dict[int, int], throttle: float | None) -> tuple[list[float], list[float]]:
     """Return the wall and CPU seconds from each deal's board to its par, in Chromium.
 
+    ``pars``: each deal's par as the page should show it, found before the clock runs.
     ``throttle``: None for a desktop; else a phone, its CPU slowed that many times.
     """
     from playwright.sync_api import expect, sync_playwright  # noqa: PLC0415 - a browser bench
@@ -97,7 +97,6 @@ def page_times(numbers: list[int], throttle: float | None) -> tuple[list[float],
     from devtools.paths import DIST  # noqa: PLC0415
     from devtools.site_server import serve  # noqa: PLC0415
 
-    pars = {number: par_of(number) for number in numbers}  # not while the clock runs
     times, cpu = [], []
     with contextlib.ExitStack() as stack:
         playwright = stack.enter_context(sync_playwright())
@@ -116,18 +115,17 @@ def page_times(numbers: list[int], throttle: float | None) -> tuple[list[float],
             session.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
         boot(page, f"{base}?deal=-1")
         board = page.locator("#board")
-        for number in numbers:
+        for number, par in pars.items():
             page.evaluate(OPEN_IN_PLACE_JS, f"{base}?deal={number}")
             expect(board).to_have_attribute("data-deal", str(number))
             start, before = time.perf_counter(), children_ticks()
-            expect(board).to_have_attribute("data-par", str(pars[number]), timeout=SEARCH_MS)
+            expect(board).to_have_attribute("data-par", str(par), timeout=SEARCH_MS)
             times.append(time.perf_counter() - start)
             cpu.append(cpu_since(before))
             print(f"deal {number}: {times[-1]:.2f} s, CPU {cpu[-1]:.2f} s", file=sys.stderr)
     return times, cpu
 
 
-@functools.cache
 def par_of(number: int) -> int:
     """Return deal ``number``'s par, as the page should show it."""
     from freecell import solve  # noqa: PLC0415
@@ -143,8 +141,9 @@ def main() -> None:
     args = parser.parse_args()
     numbers = sample(args.deals)
     load = os.getloadavg()
-    desktop, desktop_cpu = page_times(numbers, None)
-    phone, phone_cpu = page_times(numbers, args.throttle)
+    pars = {number: par_of(number) for number in numbers}  # not while a clock runs
+    desktop, desktop_cpu = page_times(pars, None)
+    phone, phone_cpu = page_times(pars, args.throttle)
     cpython = cpython_times(numbers)
     load_after = os.getloadavg()
     print(f"deals {sorted(numbers)}; load average {load[0]:.1f} before, {load_after[0]:.1f} after")
